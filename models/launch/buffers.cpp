@@ -1,0 +1,183 @@
+// Buffer initialization. Everything here is deterministic in the launch seed and
+// the buffer name: the generator and the distributions are our own code, not the standard library's.
+#include "models/launch/buffers.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numbers>
+#include <stdexcept>
+
+#include "models/launch/formats.hpp"
+#include "models/launch/launch.hpp"
+
+namespace simtlm::launch {
+
+using ptx::Type;
+
+std::optional<Type> parse_buffer_type(const std::string& name) {
+  static const std::pair<const char*, Type> kTypes[] = {
+      {"u8", Type::u8},   {"s8", Type::s8},   {"u16", Type::u16}, {"s16", Type::s16}, {"u32", Type::u32},
+      {"s32", Type::s32}, {"u64", Type::u64}, {"s64", Type::s64}, {"f32", Type::f32}, {"f64", Type::f64}};
+  for (const auto& [text, type] : kTypes) {
+    if (name == text) return type;
+  }
+  return std::nullopt;
+}
+
+unsigned element_bytes(Type type) {
+  switch (type) {
+    case Type::u8:
+    case Type::s8:
+    case Type::b8:
+      return 1;
+    case Type::u16:
+    case Type::s16:
+    case Type::b16:
+    case Type::f16:
+    case Type::bf16:
+      return 2;
+    case Type::u32:
+    case Type::s32:
+    case Type::b32:
+    case Type::f32:
+      return 4;
+    case Type::u64:
+    case Type::s64:
+    case Type::b64:
+    case Type::f64:
+      return 8;
+    default:
+      return 0;
+  }
+}
+
+uint64_t SplitMix64::next_below(uint64_t range) {
+  // Rejection sampling: drop the top partial copy of [0, range) so every value is equally likely.
+  const uint64_t limit = std::numeric_limits<uint64_t>::max() - std::numeric_limits<uint64_t>::max() % range;
+  uint64_t x;
+  do {
+    x = next();
+  } while (x >= limit);
+  return x % range;
+}
+
+uint64_t hash_name(const std::string& name) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : name) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+namespace {
+
+bool is_float(Type t) {
+  return t == Type::f32 || t == Type::f64;
+}
+
+// Writes the low element_bytes(t) bytes of v (two's complement) little-endian.
+void store_integer(uint8_t* dst, Type t, int64_t v) {
+  const uint64_t bits = uint64_t(v);
+  for (unsigned i = 0; i < element_bytes(t); ++i) dst[i] = uint8_t(bits >> (8 * i));
+}
+
+void store_real(uint8_t* dst, Type t, double v) {
+  if (t == Type::f32) {
+    const float f = float(v);
+    std::memcpy(dst, &f, 4);
+  } else {
+    std::memcpy(dst, &v, 8);
+  }
+}
+
+// Integer types receive v rounded to nearest and clamped to the type's range.
+void store_number(uint8_t* dst, Type t, double v) {
+  if (is_float(t)) return store_real(dst, t, v);
+  const unsigned bits = element_bytes(t) * 8;
+  const bool is_signed = t == Type::s8 || t == Type::s16 || t == Type::s32 || t == Type::s64;
+  const double lo = is_signed ? -std::ldexp(1.0, int(bits) - 1) : 0.0;
+  const double hi = is_signed ? std::ldexp(1.0, int(bits) - 1) - 1 : std::ldexp(1.0, int(bits)) - 1;
+  const double r = std::nearbyint(std::fmin(std::fmax(v, lo), hi));
+  if (!is_signed && r >= 0x1.0p63) return store_integer(dst, t, int64_t(uint64_t(r)));
+  store_integer(dst, t, r >= 0x1.0p63 ? std::numeric_limits<int64_t>::max() : int64_t(r));
+}
+
+// Box-Muller with our own uniform source; one normal sample per pair keeps the stream simple.
+double next_normal(SplitMix64& rng) {
+  const double u1 = 1.0 - rng.next_unit();  // (0, 1]: log stays finite
+  const double u2 = rng.next_unit();
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+}
+
+[[noreturn]] void buffer_error(const Launch& launch, const BufferSpec& spec, const std::string& msg) {
+  throw LaunchError(
+      fmt::format("{}:{}: buffers.{}.init: {}", launch.path.string(), spec.line, spec.name, msg));
+}
+
+}  // namespace
+
+std::vector<uint8_t> init_buffer(const Launch& launch, const BufferSpec& spec) {
+  const unsigned esize = element_bytes(spec.type);
+  std::vector<uint8_t> out(spec.count * esize, 0);
+  SplitMix64 rng(launch.seed ^ hash_name(spec.name));
+  const BufferInit& init = spec.init;
+  switch (init.kind) {
+    case BufferInit::Kind::zeros:
+      break;
+    case BufferInit::Kind::value:
+      for (uint64_t i = 0; i < spec.count; ++i) store_number(&out[i * esize], spec.type, init.a);
+      break;
+    case BufferInit::Kind::random_uniform:
+      if (is_float(spec.type)) {
+        for (uint64_t i = 0; i < spec.count; ++i) {
+          store_real(&out[i * esize], spec.type, init.a + (init.b - init.a) * rng.next_unit());
+        }
+      } else {
+        const int64_t lo = int64_t(init.a), hi = int64_t(init.b);
+        const uint64_t range = uint64_t(hi) - uint64_t(lo) + 1;  // 0 means the whole 64-bit range
+        for (uint64_t i = 0; i < spec.count; ++i) {
+          const uint64_t r = range ? rng.next_below(range) : rng.next();
+          store_integer(&out[i * esize], spec.type, int64_t(uint64_t(lo) + r));
+        }
+      }
+      break;
+    case BufferInit::Kind::random_normal:
+      for (uint64_t i = 0; i < spec.count; ++i) {
+        store_number(&out[i * esize], spec.type, init.a + init.b * next_normal(rng));
+      }
+      break;
+    case BufferInit::Kind::sequence:
+      if (is_float(spec.type)) {
+        for (uint64_t i = 0; i < spec.count; ++i)
+          store_real(&out[i * esize], spec.type, init.a + double(i) * init.b);
+      } else {
+        // Integer sequences wrap like the element type would, independent of double precision.
+        const uint64_t start = uint64_t(int64_t(init.a)), step = uint64_t(int64_t(init.b));
+        for (uint64_t i = 0; i < spec.count; ++i)
+          store_integer(&out[i * esize], spec.type, int64_t(start + i * step));
+      }
+      break;
+    case BufferInit::Kind::file: {
+      std::vector<uint8_t> data;
+      try {
+        data = load_data_file(init.file, spec.type);
+      } catch (const std::runtime_error& e) {
+        buffer_error(launch, spec, e.what());
+      }
+      if (data.size() != out.size()) {
+        buffer_error(launch, spec,
+                     fmt::format("{} holds {} bytes but {} {} elements need {}", init.file.string(),
+                                 data.size(), spec.count, ptx::type_name(spec.type), out.size()));
+      }
+      out = std::move(data);
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace simtlm::launch

@@ -1,0 +1,350 @@
+// Launch-file loading. Every error names the file, the line and the key path, because a launch file is
+// written by hand and a bare "bad conversion" would leave its author guessing.
+#include "models/launch/launch.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "models/launch/buffers.hpp"
+
+namespace simtlm::launch {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Reader {
+ public:
+  explicit Reader(fs::path file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& path, const std::string& msg) const {
+    throw LaunchError(fmt::format("{}:{}: {}: {}", file_.string(), line_of(at), path, msg));
+  }
+  // Nodes that come from no text (an empty document) have no mark; they are reported at line 1.
+  static uint32_t line_of(const YAML::Node& node) { return uint32_t(std::max(node.Mark().line, 0) + 1); }
+
+  // The node must be a map whose keys are all in `allowed`: a misspelt key is an error, not a silent default.
+  void require_map(const YAML::Node& node, const std::string& path,
+                   std::initializer_list<const char*> allowed) const {
+    if (!node.IsMap()) fail(node, path, "expected a map");
+    for (const auto& kv : node) {
+      const std::string key = kv.first.Scalar();
+      bool known = false;
+      for (const char* a : allowed) known = known || key == a;
+      if (!known) {
+        std::string list;
+        for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+        fail(kv.first, join(path, key), fmt::format("unknown key (expected one of: {})", list));
+      }
+    }
+  }
+
+  YAML::Node required(const YAML::Node& map, const std::string& path, const char* key) const {
+    YAML::Node n = map[key];
+    if (!n) fail(map, join(path, key), "missing required key");
+    return n;
+  }
+
+  std::string string(const YAML::Node& n, const std::string& path) const {
+    if (!n.IsScalar()) fail(n, path, "expected a string");
+    return n.Scalar();
+  }
+
+  uint64_t unsigned_int(const YAML::Node& n, const std::string& path, uint64_t max = UINT64_MAX) const {
+    uint64_t v = 0;
+    if (!n.IsScalar() || n.Scalar().starts_with("-") || !YAML::convert<uint64_t>::decode(n, v)) {
+      fail(n, path, "expected an unsigned integer");
+    }
+    if (v > max) fail(n, path, fmt::format("value {} is larger than {}", v, max));
+    return v;
+  }
+
+  double number(const YAML::Node& n, const std::string& path) const {
+    double v = 0;
+    if (!n.IsScalar() || !YAML::convert<double>::decode(n, v)) fail(n, path, "expected a number");
+    return v;
+  }
+
+  // A relative path resolves against the launch file's directory; the file must exist.
+  fs::path existing_file(const YAML::Node& n, const std::string& path) const {
+    fs::path p = string(n, path);
+    if (p.is_relative()) p = file_.parent_path() / p;
+    std::error_code ec;
+    if (!fs::is_regular_file(p, ec)) fail(n, path, fmt::format("file not found: {}", p.string()));
+    return p;
+  }
+
+  static std::string join(const std::string& path, const std::string& key) {
+    return path.empty() ? key : path + "." + key;
+  }
+
+  const fs::path& file() const { return file_; }
+
+ private:
+  fs::path file_;
+};
+
+ptx::Dim3 read_dim3(const Reader& r, const YAML::Node& n, const std::string& path) {
+  if (!n.IsSequence() || n.size() < 1 || n.size() > 3) {
+    r.fail(n, path, "expected a list of 1 to 3 positive integers, e.g. [16, 16, 1]");
+  }
+  uint32_t v[3] = {1, 1, 1};
+  for (size_t i = 0; i < n.size(); ++i) {
+    v[i] = uint32_t(r.unsigned_int(n[i], fmt::format("{}[{}]", path, i), UINT32_MAX));
+    if (v[i] == 0) r.fail(n[i], fmt::format("{}[{}]", path, i), "must be at least 1");
+  }
+  return {v[0], v[1], v[2]};
+}
+
+bool is_integer_type(ptx::Type t) {
+  return t != ptx::Type::f32 && t != ptx::Type::f64;
+}
+
+// Integer element types take only integral init values within their range.
+void check_value_fits(const Reader& r, const YAML::Node& n, const std::string& path, ptx::Type t, double v) {
+  if (!is_integer_type(t)) return;
+  if (std::nearbyint(v) != v)
+    r.fail(n, path, fmt::format("{} is not an integer but the buffer is {}", v, ptx::type_name(t)));
+  const unsigned bits = element_bytes(t) * 8;
+  const bool is_signed = ptx::type_is_signed(t);
+  const double lo = is_signed ? -std::ldexp(1.0, int(bits) - 1) : 0.0;
+  const double hi = is_signed ? std::ldexp(1.0, int(bits) - 1) - 1 : std::ldexp(1.0, int(bits)) - 1;
+  if (v < lo || v > hi) r.fail(n, path, fmt::format("{} does not fit in {}", v, ptx::type_name(t)));
+}
+
+BufferInit read_init(const Reader& r, const YAML::Node& n, const std::string& path, ptx::Type type) {
+  BufferInit init;
+  if (n.IsScalar()) {
+    if (n.Scalar() != "zeros")
+      r.fail(n, path, "expected 'zeros' or a map with random, sequence, value or file");
+    return init;
+  }
+  if (!n.IsMap()) r.fail(n, path, "expected 'zeros' or a map with random, sequence, value or file");
+  if (n["random"]) {
+    const std::string dist = r.string(n["random"], path + ".random");
+    if (dist == "uniform") {
+      r.require_map(n, path, {"random", "min", "max"});
+      init.kind = BufferInit::Kind::random_uniform;
+      init.a = r.number(r.required(n, path, "min"), path + ".min");
+      init.b = r.number(r.required(n, path, "max"), path + ".max");
+      check_value_fits(r, n["min"], path + ".min", type, init.a);
+      check_value_fits(r, n["max"], path + ".max", type, init.b);
+      if (init.b < init.a) r.fail(n["max"], path + ".max", "max is smaller than min");
+    } else if (dist == "normal") {
+      r.require_map(n, path, {"random", "mean", "stddev"});
+      init.kind = BufferInit::Kind::random_normal;
+      init.a = r.number(r.required(n, path, "mean"), path + ".mean");
+      init.b = r.number(r.required(n, path, "stddev"), path + ".stddev");
+      if (init.b < 0) r.fail(n["stddev"], path + ".stddev", "must not be negative");
+    } else {
+      r.fail(n["random"], path + ".random", "expected 'uniform' or 'normal'");
+    }
+  } else if (n["sequence"]) {
+    r.require_map(n, path, {"sequence"});
+    const YAML::Node s = n["sequence"];
+    const std::string sp = path + ".sequence";
+    r.require_map(s, sp, {"start", "step"});
+    init.kind = BufferInit::Kind::sequence;
+    init.a = s["start"] ? r.number(s["start"], sp + ".start") : 0.0;
+    init.b = s["step"] ? r.number(s["step"], sp + ".step") : 1.0;
+    if (s["start"]) check_value_fits(r, s["start"], sp + ".start", type, init.a);
+    if (s["step"] && is_integer_type(type) && std::nearbyint(init.b) != init.b) {
+      r.fail(s["step"], sp + ".step", "an integer buffer needs an integer step");
+    }
+  } else if (n["value"]) {
+    r.require_map(n, path, {"value"});
+    init.kind = BufferInit::Kind::value;
+    init.a = r.number(n["value"], path + ".value");
+    check_value_fits(r, n["value"], path + ".value", type, init.a);
+  } else if (n["file"]) {
+    r.require_map(n, path, {"file"});
+    init.kind = BufferInit::Kind::file;
+    init.file = r.existing_file(n["file"], path + ".file");
+  } else {
+    r.require_map(n, path, {"random", "sequence", "value", "file"});
+    r.fail(n, path, "expected one of random, sequence, value or file");
+  }
+  return init;
+}
+
+BufferSpec read_buffer(const Reader& r, const YAML::Node& key, const YAML::Node& n, Launch& launch) {
+  BufferSpec spec;
+  spec.name = key.Scalar();
+  spec.line = Reader::line_of(key);
+  const std::string path = "buffers." + spec.name;
+  r.require_map(n, path, {"type", "count", "init", "image"});
+  const YAML::Node type = r.required(n, path, "type");
+  const auto parsed = parse_buffer_type(r.string(type, path + ".type"));
+  if (!parsed) r.fail(type, path + ".type", "expected one of u8 s8 u16 s16 u32 s32 u64 s64 f32 f64");
+  spec.type = *parsed;
+  const YAML::Node count = r.required(n, path, "count");
+  spec.count = r.unsigned_int(count, path + ".count");
+  // The host holds every buffer (and a copy for the reference): keep a typo from exhausting its memory.
+  constexpr uint64_t kMaxBufferBytes = uint64_t(1) << 30;
+  if (spec.count > kMaxBufferBytes / element_bytes(spec.type)) {
+    r.fail(count, path + ".count",
+           fmt::format("{} {} elements exceed the 1 GiB limit of a buffer", spec.count,
+                       ptx::type_name(spec.type)));
+  }
+  if (n["init"]) spec.init = read_init(r, n["init"], path + ".init", spec.type);
+  if (n["image"]) {
+    const YAML::Node img = n["image"];
+    const std::string ip = path + ".image";
+    r.require_map(img, ip, {"width", "height"});
+    const uint32_t w = uint32_t(r.unsigned_int(r.required(img, ip, "width"), ip + ".width", 1u << 20));
+    const uint32_t h = uint32_t(r.unsigned_int(r.required(img, ip, "height"), ip + ".height", 1u << 20));
+    if (uint64_t(w) * h != spec.count || w == 0) {
+      r.fail(img, ip, fmt::format("{} x {} pixels do not match count {}", w, h, spec.count));
+    }
+    launch.images.push_back(spec.name);
+    launch.image_shape[spec.name] = {w, h};
+  }
+  return spec;
+}
+
+bool has_buffer(const Launch& launch, const std::string& name) {
+  for (const auto& b : launch.buffers) {
+    if (b.name == name) return true;
+  }
+  return false;
+}
+
+ParamValue read_param(const Reader& r, const YAML::Node& n, const std::string& path, const Launch& launch) {
+  ParamValue p;
+  p.line = Reader::line_of(n);
+  if (!n.IsScalar()) r.fail(n, path, "expected a buffer name or a number");
+  const std::string& text = n.Scalar();
+  if (has_buffer(launch, text)) {
+    p.kind = ParamValue::Kind::buffer;
+    p.buffer = text;
+  } else if (YAML::convert<int64_t>::decode(n, p.integer)) {
+    p.kind = ParamValue::Kind::integer;
+  } else if (YAML::convert<double>::decode(n, p.real)) {
+    p.kind = ParamValue::Kind::real;
+  } else {
+    r.fail(n, path, fmt::format("'{}' is neither a buffer name nor a number", text));
+  }
+  return p;
+}
+
+std::string buffer_name(const Reader& r, const YAML::Node& n, const std::string& path, const Launch& launch) {
+  const std::string name = r.string(n, path);
+  if (!has_buffer(launch, name)) r.fail(n, path, fmt::format("'{}' is not a buffer of this launch", name));
+  return name;
+}
+
+void read_expect(const Reader& r, const YAML::Node& n, Launch& launch) {
+  if (!n.IsMap()) r.fail(n, "expect", "expected a map from buffer names to {file: ...} or {sha256: ...}");
+  for (const auto& kv : n) {
+    ExpectSpec e;
+    e.buffer = buffer_name(r, kv.first, "expect", launch);
+    e.line = Reader::line_of(kv.first);
+    const std::string path = "expect." + e.buffer;
+    r.require_map(kv.second, path, {"file", "sha256", "tolerance_ulp"});
+    if (kv.second["file"].IsDefined() == kv.second["sha256"].IsDefined()) {
+      r.fail(kv.second, path, "give exactly one of file or sha256");
+    }
+    if (kv.second["file"]) e.file = r.existing_file(kv.second["file"], path + ".file");
+    if (kv.second["sha256"]) {
+      e.sha256 = r.string(kv.second["sha256"], path + ".sha256");
+      bool hex = e.sha256.size() == 64;
+      for (char& c : e.sha256) {
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+        hex = hex && std::isxdigit(static_cast<unsigned char>(c));
+      }
+      if (!hex) r.fail(kv.second["sha256"], path + ".sha256", "expected 64 hexadecimal digits");
+    }
+    if (kv.second["tolerance_ulp"]) {
+      e.tolerance_ulp =
+          uint32_t(r.unsigned_int(kv.second["tolerance_ulp"], path + ".tolerance_ulp", UINT32_MAX));
+      for (const auto& b : launch.buffers) {
+        if (b.name == e.buffer && is_integer_type(b.type) && e.tolerance_ulp) {
+          r.fail(kv.second["tolerance_ulp"], path + ".tolerance_ulp",
+                 "only f32 and f64 buffers take a tolerance");
+        }
+      }
+      if (!e.sha256.empty() && e.tolerance_ulp) {
+        r.fail(kv.second["tolerance_ulp"], path + ".tolerance_ulp", "a sha256 check is always exact");
+      }
+    }
+    launch.expect.push_back(std::move(e));
+  }
+}
+
+}  // namespace
+
+Launch load_launch(const std::filesystem::path& path) {
+  Reader r(path);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw LaunchError(fmt::format("{}: no such launch file", path.string()));
+  }
+  YAML::Node loaded;
+  try {
+    loaded = YAML::LoadFile(path.string());
+  } catch (const YAML::BadFile&) {
+    throw LaunchError(fmt::format("{}: cannot open launch file", path.string()));
+  } catch (const YAML::ParserException& e) {
+    throw LaunchError(fmt::format("{}:{}: YAML syntax error: {}", path.string(), e.mark.line + 1, e.msg));
+  } catch (const std::exception& e) {
+    throw LaunchError(fmt::format("{}: cannot read launch file: {}", path.string(), e.what()));
+  }
+  // Read through a const view: yaml-cpp's non-const operator[] may insert the keys it is asked about.
+  const YAML::Node& root = loaded;
+  if (!root.IsMap()) r.fail(root, "(top level)", "a launch file is a map of keys such as ptx, kernel, grid");
+  r.require_map(root, "",
+                {"ptx", "kernel", "grid", "block", "shared_bytes", "seed", "buffers", "params", "outputs",
+                 "expect", "reference", "budget"});
+  Launch launch;
+  launch.path = path;
+  launch.ptx = r.existing_file(r.required(root, "", "ptx"), "ptx");
+  launch.kernel = r.string(r.required(root, "", "kernel"), "kernel");
+  launch.grid = read_dim3(r, r.required(root, "", "grid"), "grid");
+  launch.block = read_dim3(r, r.required(root, "", "block"), "block");
+  if (launch.block.count() > 1024) {
+    r.fail(root["block"], "block",
+           fmt::format("{} threads per block exceed the limit of 1024", launch.block.count()));
+  }
+  if (root["shared_bytes"]) {
+    launch.shared_bytes = uint32_t(r.unsigned_int(root["shared_bytes"], "shared_bytes", 1u << 20));
+  }
+  if (root["seed"]) launch.seed = r.unsigned_int(root["seed"], "seed");
+  if (root["budget"]) launch.instruction_budget = r.unsigned_int(root["budget"], "budget");
+  if (root["reference"]) launch.reference = r.string(root["reference"], "reference");
+
+  if (const YAML::Node buffers = root["buffers"]) {
+    if (!buffers.IsMap())
+      r.fail(buffers, "buffers", "expected a map from buffer names to {type, count, init}");
+    for (const auto& kv : buffers) {
+      const std::string name = kv.first.Scalar();
+      if (name.empty() || has_buffer(launch, name))
+        r.fail(kv.first, "buffers." + name, "duplicate or empty name");
+      launch.buffers.push_back(read_buffer(r, kv.first, kv.second, launch));
+    }
+  }
+
+  const YAML::Node params = r.required(root, "", "params");
+  if (!params.IsSequence())
+    r.fail(params, "params", "expected a list in .param order, e.g. [image, 256, 0.5]");
+  for (size_t i = 0; i < params.size(); ++i) {
+    launch.params.push_back(read_param(r, params[i], fmt::format("params[{}]", i), launch));
+  }
+
+  if (const YAML::Node outputs = root["outputs"]) {
+    if (!outputs.IsSequence()) r.fail(outputs, "outputs", "expected a list of buffer names");
+    std::set<std::string> seen;
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const std::string key = fmt::format("outputs[{}]", i);
+      const std::string name = buffer_name(r, outputs[i], key, launch);
+      if (!seen.insert(name).second) r.fail(outputs[i], key, fmt::format("'{}' is listed twice", name));
+      launch.outputs.push_back(name);
+    }
+  }
+  if (const YAML::Node expect = root["expect"]) read_expect(r, expect, launch);
+  return launch;
+}
+
+}  // namespace simtlm::launch

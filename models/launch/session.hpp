@@ -1,0 +1,69 @@
+// One functional run of a launch file: load the PTX, validate the parameters against the kernel, set up
+// global memory, run the grid, read back the outputs and check them against expectations and the host
+// reference.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/launch/launch.hpp"
+#include "models/ptx/ir.hpp"
+#include "models/ptx/runner.hpp"
+#include "workloads/reference/reference.hpp"
+
+namespace simtlm::launch {
+
+struct SessionOptions {
+  uint64_t instruction_budget = 0;  // overrides the launch file's budget when non-zero
+  // The host references live in a library that depends on this one, so the caller passes the lookup in.
+  workloads::ReferenceFn (*find_reference)(const std::string& name) = nullptr;
+  bool capture_printf = false;  // collect the kernel's printf output instead of writing it to stdout
+};
+
+struct SessionResult {
+  ptx::RunStats stats;
+  std::map<std::string, std::vector<uint8_t>> buffers;  // final contents of every buffer
+  std::vector<std::string> failures;                    // expect and reference mismatches, one report each
+  bool expect_checked = false;
+  bool reference_checked = false;
+  double wall_seconds = 0;  // host time of the run itself
+  std::string printf_output;
+  bool ok() const { return failures.empty(); }
+};
+
+class Session {
+ public:
+  // Loads and validates everything that can be checked without running; throws LaunchError or ptx::PtxError.
+  Session(Launch launch, SessionOptions options);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // Runs the grid. Throws ptx::KernelError on a runtime fault of the kernel.
+  SessionResult run();
+
+  const Launch& launch() const { return launch_; }
+  const ptx::Module& module() const { return *module_; }
+  const ptx::Function& kernel() const { return *kernel_; }
+
+ private:
+  std::vector<uint8_t> build_param_buffer(const std::map<std::string, uint64_t>& addresses) const;
+  void validate_params() const;
+  [[noreturn]] void fail_at_key(const std::string& key, const std::string& message) const;
+
+  Launch launch_;
+  SessionOptions options_;
+  std::unique_ptr<ptx::Module> module_;
+  const ptx::Function* kernel_ = nullptr;
+  workloads::ReferenceFn reference_ = nullptr;
+};
+
+// Element-wise comparison of two buffers of one type: exact, or within tolerance_ulp for f32/f64. Returns an
+// empty string when they match, else a report with the first mismatching indices, the count and the max ULP.
+std::string compare_buffers(ptx::Type type, const std::vector<uint8_t>& actual,
+                            const std::vector<uint8_t>& expected, uint32_t tolerance_ulp);
+
+}  // namespace simtlm::launch

@@ -1,0 +1,58 @@
+#include "models/launch/stats_json.hpp"
+
+#include <filesystem>
+#include <string>
+
+namespace simtlm::launch {
+
+namespace {
+
+nlohmann::json dim3(const ptx::Dim3& d) {
+  return nlohmann::json::array({d.x, d.y, d.z});
+}
+
+// "file.cu:42" from the instruction's .loc; only the file name, so documents do not depend on the build
+// machine.
+std::string cuda_location(const ptx::Module& module, const ptx::Instr& instr) {
+  if (instr.loc_file == 0 || instr.loc_file >= module.files.size()) return "";
+  const std::string name = std::filesystem::path(module.files[instr.loc_file]).filename().string();
+  return name + ":" + std::to_string(instr.loc_line);
+}
+
+}  // namespace
+
+nlohmann::json stats_json(const Launch& launch, const ptx::Module& module, const ptx::Function& kernel,
+                          const ptx::RunStats& stats, double wall_seconds) {
+  nlohmann::json per_branch = nlohmann::json::object();
+  for (const auto& [pc, branch] : stats.per_branch) {
+    nlohmann::json entry = {{"executed", branch.executed},
+                            {"divergent", branch.divergent},
+                            {"ptx_line", pc < kernel.code.size() ? kernel.code[pc].line : 0}};
+    const std::string loc = pc < kernel.code.size() ? cuda_location(module, kernel.code[pc]) : "";
+    entry["cuda"] = loc.empty() ? nlohmann::json(nullptr) : nlohmann::json(loc);
+    per_branch[std::to_string(pc)] = entry;
+  }
+  const double divergent_fraction =
+      stats.branches ? double(stats.divergent_branches) / double(stats.branches) : 0.0;
+  return {
+      {"kernel", kernel.name},
+      {"launch", std::filesystem::path(launch.path).filename().string()},
+      {"grid", dim3(launch.grid)},
+      {"block", dim3(launch.block)},
+      {"shared_bytes", launch.shared_bytes},
+      {"warp_instructions", stats.warp_instructions},
+      {"thread_instructions", stats.thread_instructions},
+      {"simd_utilization", stats.simd_utilization()},
+      {"branches", stats.branches},
+      {"divergent_branches", stats.divergent_branches},
+      {"divergent_fraction", divergent_fraction},
+      {"per_branch", per_branch},
+      {"barriers", stats.barriers},
+      {"max_stack_depth", stats.max_stack_depth},
+      {"ctas", stats.ctas},
+      {"warps", stats.warps},
+      {"host", {{"wall_seconds", wall_seconds}}},
+  };
+}
+
+}  // namespace simtlm::launch

@@ -1,0 +1,16 @@
+// The statistics document of a run. Everything outside "host" is deterministic, so two runs of the same
+// launch file produce identical documents apart from the "host" object.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "models/launch/launch.hpp"
+#include "models/ptx/ir.hpp"
+#include "models/ptx/runner.hpp"
+
+namespace simtlm::launch {
+
+nlohmann::json stats_json(const Launch& launch, const ptx::Module& module, const ptx::Function& kernel,
+                          const ptx::RunStats& stats, double wall_seconds);
+
+}  // namespace simtlm::launch

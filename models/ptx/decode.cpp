@@ -1,0 +1,849 @@
+#include "models/ptx/decode.hpp"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <unordered_map>
+
+namespace simtlm::ptx {
+namespace {
+
+// Which generic modifier groups an opcode accepts; everything else must be handled by the opcode's own
+// modifier hook or is an error.
+enum Allow : uint32_t {
+  kAType = 1u << 0,
+  kAType2 = 1u << 1,     // a second type (cvt, slct)
+  kARound = 1u << 2,     // .rn .rz .rm .rp
+  kARoundInt = 1u << 3,  // .rni .rzi .rmi .rpi
+  kAFtz = 1u << 4,
+  kASat = 1u << 5,
+  kAApprox = 1u << 6,
+  kAFull = 1u << 7,
+  kAMulMode = 1u << 8,  // .lo .hi .wide
+  kACmp = 1u << 9,
+  kABool = 1u << 10,
+  kASpace = 1u << 11,
+  kAVec = 1u << 12,
+  kAMemHints = 1u << 13,  // cache hints, memory-model semantics and scopes: accepted and ignored
+  kAAtomOp = 1u << 14,
+  kAUni = 1u << 15,
+};
+
+struct OpSpec {
+  Op op;
+  uint32_t allow;
+};
+
+constexpr uint32_t kFloatArith = kAType | kARound | kAFtz | kASat;
+
+const std::unordered_map<std::string_view, OpSpec>& op_table() {
+  static const std::unordered_map<std::string_view, OpSpec> table = {
+      {"bra", {Op::bra, kAUni}},
+      {"ret", {Op::ret, kAUni}},
+      {"exit", {Op::exit, 0}},
+      {"trap", {Op::trap, 0}},
+      {"bar", {Op::bar, kAType}},
+      {"barrier", {Op::bar, kAType}},
+      {"vote", {Op::vote, kAType}},
+      {"shfl", {Op::shfl, kAType}},
+      {"activemask", {Op::activemask, kAType}},
+      {"membar", {Op::membar, 0}},
+      {"fence", {Op::membar, 0}},
+      {"add", {Op::add, kFloatArith}},
+      {"sub", {Op::sub, kFloatArith}},
+      {"mul", {Op::mul, kFloatArith | kAMulMode}},
+      {"mad", {Op::mad, kFloatArith | kAMulMode}},
+      {"mul24", {Op::mul24, kAType | kAMulMode}},
+      {"mad24", {Op::mad24, kAType | kAMulMode | kASat}},
+      {"div", {Op::div, kAType | kARound | kAFtz | kAApprox | kAFull}},
+      {"rem", {Op::rem, kAType}},
+      {"abs", {Op::abs, kAType | kAFtz}},
+      {"neg", {Op::neg, kAType | kAFtz}},
+      {"min", {Op::min, kAType | kAFtz}},
+      {"max", {Op::max, kAType | kAFtz}},
+      {"fma", {Op::fma, kFloatArith}},
+      {"copysign", {Op::copysign, kAType}},
+      {"sad", {Op::sad, kAType}},
+      {"and", {Op::and_, kAType}},
+      {"or", {Op::or_, kAType}},
+      {"xor", {Op::xor_, kAType}},
+      {"not", {Op::not_, kAType}},
+      {"cnot", {Op::cnot, kAType}},
+      {"shl", {Op::shl, kAType}},
+      {"shr", {Op::shr, kAType}},
+      {"shf", {Op::shf, kAType}},
+      {"popc", {Op::popc, kAType}},
+      {"clz", {Op::clz, kAType}},
+      {"bfind", {Op::bfind, kAType}},
+      {"brev", {Op::brev, kAType}},
+      {"bfe", {Op::bfe, kAType}},
+      {"bfi", {Op::bfi, kAType}},
+      {"prmt", {Op::prmt, kAType}},
+      {"lop3", {Op::lop3, kAType}},
+      {"setp", {Op::setp, kAType | kACmp | kABool | kAFtz}},
+      {"selp", {Op::selp, kAType}},
+      {"slct", {Op::slct, kAType | kAType2 | kAFtz}},
+      {"testp", {Op::testp, kAType}},
+      {"mov", {Op::mov, kAType}},
+      {"cvt", {Op::cvt, kAType | kAType2 | kARound | kARoundInt | kAFtz | kASat}},
+      {"cvta", {Op::cvta, kAType | kASpace}},
+      {"ld", {Op::ld, kAType | kASpace | kAVec | kAMemHints}},
+      {"st", {Op::st, kAType | kASpace | kAVec | kAMemHints}},
+      {"atom", {Op::atom, kAType | kASpace | kAAtomOp | kAMemHints}},
+      {"red", {Op::red, kAType | kASpace | kAAtomOp | kAMemHints}},
+      {"sqrt", {Op::sqrt, kAType | kARound | kAFtz | kAApprox}},
+      {"rsqrt", {Op::rsqrt, kAType | kAFtz | kAApprox}},
+      {"rcp", {Op::rcp, kAType | kARound | kAFtz | kAApprox}},
+      {"ex2", {Op::ex2, kAType | kAFtz | kAApprox}},
+      {"lg2", {Op::lg2, kAType | kAFtz | kAApprox}},
+      {"sin", {Op::sin, kAType | kAFtz | kAApprox}},
+      {"cos", {Op::cos, kAType | kAFtz | kAApprox}},
+      {"tanh", {Op::tanh, kAType | kAApprox}},
+  };
+  return table;
+}
+
+template <typename T>
+bool lookup(const std::unordered_map<std::string_view, T>& table, std::string_view key, T* out) {
+  auto it = table.find(key);
+  if (it == table.end()) return false;
+  *out = it->second;
+  return true;
+}
+
+const std::unordered_map<std::string_view, Type> kTypes = {
+    {"pred", Type::pred}, {"b8", Type::b8},         {"b16", Type::b16}, {"b32", Type::b32},
+    {"b64", Type::b64},   {"b128", Type::b128},     {"u8", Type::u8},   {"u16", Type::u16},
+    {"u32", Type::u32},   {"u64", Type::u64},       {"s8", Type::s8},   {"s16", Type::s16},
+    {"s32", Type::s32},   {"s64", Type::s64},       {"f16", Type::f16}, {"f16x2", Type::f16x2},
+    {"bf16", Type::bf16}, {"bf16x2", Type::bf16x2}, {"f32", Type::f32}, {"f64", Type::f64}};
+
+const std::unordered_map<std::string_view, Rounding> kRoundings = {
+    {"rn", Rounding::rn},   {"rz", Rounding::rz},   {"rm", Rounding::rm},   {"rp", Rounding::rp},
+    {"rni", Rounding::rni}, {"rzi", Rounding::rzi}, {"rmi", Rounding::rmi}, {"rpi", Rounding::rpi}};
+
+const std::unordered_map<std::string_view, Cmp> kCmps = {
+    {"eq", Cmp::eq},   {"ne", Cmp::ne},   {"lt", Cmp::lt},   {"le", Cmp::le},   {"gt", Cmp::gt},
+    {"ge", Cmp::ge},   {"lo", Cmp::lo},   {"ls", Cmp::ls},   {"hi", Cmp::hi},   {"hs", Cmp::hs},
+    {"equ", Cmp::equ}, {"neu", Cmp::neu}, {"ltu", Cmp::ltu}, {"leu", Cmp::leu}, {"gtu", Cmp::gtu},
+    {"geu", Cmp::geu}, {"num", Cmp::num}, {"nan", Cmp::nan}};
+
+const std::unordered_map<std::string_view, BoolOp> kBoolOps = {
+    {"and", BoolOp::and_}, {"or", BoolOp::or_}, {"xor", BoolOp::xor_}};
+
+const std::unordered_map<std::string_view, Space> kSpaces = {
+    {"global", Space::global}, {"shared", Space::shared}, {"shared::cta", Space::shared},
+    {"local", Space::local},   {"param", Space::param},   {"param::entry", Space::param},
+    {"const", Space::constant}};
+
+const std::unordered_map<std::string_view, Sub> kAtomOps = {
+    {"add", Sub::a_add}, {"min", Sub::a_min}, {"max", Sub::a_max},   {"inc", Sub::a_inc},
+    {"dec", Sub::a_dec}, {"cas", Sub::a_cas}, {"exch", Sub::a_exch}, {"and", Sub::a_and},
+    {"or", Sub::a_or},   {"xor", Sub::a_xor}};
+
+bool is_ignored_memory_hint(std::string_view mod) {
+  static const std::unordered_map<std::string_view, bool> kHints = {
+      {"weak", true}, {"relaxed", true}, {"acquire", true}, {"release", true}, {"acq_rel", true},
+      {"gpu", true},  {"cta", true},     {"sys", true},     {"ca", true},      {"cg", true},
+      {"cs", true},   {"lu", true},      {"cv", true},      {"wb", true},      {"wt", true}};
+  if (mod.starts_with("L1::") || mod.starts_with("L2::")) return true;
+  return kHints.count(mod) != 0;
+}
+
+[[noreturn]] void fail(const std::string& message) {
+  throw DecodeError(message);
+}
+
+std::string quoted(std::string_view text) {
+  std::string result = "'";  // built by appends: GCC 12 flags operator+ here with a false -Wrestrict
+  result += text;
+  result += '\'';
+  return result;
+}
+
+// --- Operand helpers ----------------------------------------------------------------------------------
+
+void expect_count(const std::vector<ParsedOperand>& operands, size_t count, std::string_view what) {
+  if (operands.size() != count) {
+    fail("wrong operand count: " + std::string(what) + " takes " + std::to_string(count) + " operands, got " +
+         std::to_string(operands.size()));
+  }
+}
+
+void reject_pair(const ParsedOperand& parsed) {
+  if (parsed.pair_reg != kNoReg) fail("'|' destination pair is not allowed here");
+}
+
+void check_not_label(const ParsedOperand& parsed) {
+  if (parsed.operand.kind == OperandKind::label) fail("undefined symbol " + quoted(parsed.name));
+}
+
+Operand destination(const ParsedOperand& parsed, bool allow_vec = false) {
+  check_not_label(parsed);
+  reject_pair(parsed);
+  OperandKind kind = parsed.operand.kind;
+  if (kind == OperandKind::reg || kind == OperandKind::sink || (allow_vec && kind == OperandKind::vec)) {
+    if (parsed.operand.negate) fail("a destination cannot be negated");
+    return parsed.operand;
+  }
+  fail("bad operand: destination must be a register");
+}
+
+enum SrcAllow : unsigned { kSrcPlain = 0, kSrcSpecial = 1, kSrcSymbol = 2, kSrcVec = 4, kSrcNegate = 8 };
+
+Operand source(const ParsedOperand& parsed, Type read_type, unsigned allow = kSrcPlain) {
+  check_not_label(parsed);
+  reject_pair(parsed);
+  Operand operand = parsed.operand;
+  if (operand.negate && !(allow & kSrcNegate)) fail("bad operand: '!' is only allowed on predicate operands");
+  switch (operand.kind) {
+    case OperandKind::reg:
+      return operand;
+    case OperandKind::imm:
+      operand.imm = literal_bits(parsed, read_type);
+      return operand;
+    case OperandKind::special:
+      if (allow & kSrcSpecial) return operand;
+      fail("bad operand: special registers can only be read by mov");
+    case OperandKind::sym_addr:
+      if (allow & kSrcSymbol) return operand;
+      fail("bad operand: a symbol address can only be taken by mov or cvta");
+    case OperandKind::vec:
+      if (allow & kSrcVec) return operand;
+      fail("bad operand: vector operand not allowed here");
+    case OperandKind::mem:
+      fail("bad operand: memory operand not allowed here");
+    default:
+      fail("bad operand");
+  }
+}
+
+Operand memory(const ParsedOperand& parsed) {
+  reject_pair(parsed);
+  if (parsed.operand.kind != OperandKind::mem) fail("bad operand: expected an address [..]");
+  return parsed.operand;
+}
+
+void set_sources(Instr& instr, const std::vector<ParsedOperand>& operands, size_t first,
+                 std::initializer_list<Type> read_types) {
+  size_t index = 0;
+  for (Type type : read_types) {
+    instr.src[index] = source(operands[first + index], type);
+    ++index;
+  }
+  instr.nsrc = static_cast<uint8_t>(index);
+}
+
+uint16_t float_to_half_bits(float value) {
+  uint32_t bits = std::bit_cast<uint32_t>(value);
+  uint32_t sign = (bits >> 16) & 0x8000u;
+  int32_t exponent = static_cast<int32_t>((bits >> 23) & 0xff) - 127 + 15;
+  uint32_t mantissa = bits & 0x7fffffu;
+  if (((bits >> 23) & 0xff) == 0xff) return static_cast<uint16_t>(sign | 0x7c00u | (mantissa ? 0x200u : 0));
+  if (exponent >= 31) return static_cast<uint16_t>(sign | 0x7c00u);
+  if (exponent <= 0) {
+    if (exponent < -10) return static_cast<uint16_t>(sign);
+    mantissa |= 0x800000u;
+    uint32_t shift = static_cast<uint32_t>(14 - exponent);
+    uint32_t half = mantissa >> shift;
+    uint32_t rest = mantissa & ((1u << shift) - 1);
+    uint32_t halfway = 1u << (shift - 1);
+    if (rest > halfway || (rest == halfway && (half & 1))) ++half;
+    return static_cast<uint16_t>(sign | half);
+  }
+  uint32_t half = sign | (static_cast<uint32_t>(exponent) << 10) | (mantissa >> 13);
+  uint32_t rest = mantissa & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (half & 1))) ++half;  // may carry into the exponent: correct
+  return static_cast<uint16_t>(half);
+}
+
+uint16_t float_to_bf16_bits(float value) {
+  uint32_t bits = std::bit_cast<uint32_t>(value);
+  if (std::isnan(value)) return static_cast<uint16_t>((bits >> 16) | 0x40u);
+  bits += 0x7fffu + ((bits >> 16) & 1u);
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+// --- Per-family modifier hooks ------------------------------------------------------------------------
+
+// Handles modifiers only one opcode family understands; returns false when `mod` is not one of them.
+bool family_modifier(std::string_view base, std::string_view mod, Instr& instr) {
+  switch (instr.op) {
+    case Op::bar:
+      if (mod == "sync") {
+        instr.sub = Sub::bar_sync;
+        return true;
+      }
+      if (mod == "arrive") {
+        instr.sub = Sub::bar_arrive;
+        return true;
+      }
+      if (mod == "red") {
+        instr.sub = Sub::bar_red_popc;
+        return true;
+      }  // refined by popc/and/or
+      if (mod == "cta") return true;
+      if (mod == "aligned") {
+        instr.flags |= kAligned;
+        return true;
+      }
+      if (mod == "warp" && base == "bar") {
+        instr.op = Op::bar_warp;
+        return true;
+      }
+      if (instr.sub == Sub::bar_red_popc || instr.sub == Sub::bar_red_and || instr.sub == Sub::bar_red_or) {
+        if (mod == "popc") {
+          instr.sub = Sub::bar_red_popc;
+          return true;
+        }
+        if (mod == "and") {
+          instr.sub = Sub::bar_red_and;
+          return true;
+        }
+        if (mod == "or") {
+          instr.sub = Sub::bar_red_or;
+          return true;
+        }
+      }
+      return false;
+    case Op::bar_warp:
+      return mod == "sync";
+    case Op::vote:
+      if (mod == "sync") {
+        instr.flags |= kAligned;
+        return true;
+      }  // remembered: has a member mask
+      if (mod == "ballot") {
+        instr.sub = Sub::v_ballot;
+        return true;
+      }
+      if (mod == "any") {
+        instr.sub = Sub::v_any;
+        return true;
+      }
+      if (mod == "all") {
+        instr.sub = Sub::v_all;
+        return true;
+      }
+      if (mod == "uni") {
+        instr.sub = Sub::v_uni;
+        return true;
+      }
+      return false;
+    case Op::shfl:
+      if (mod == "sync") {
+        instr.flags |= kAligned;
+        return true;
+      }  // remembered: has a member mask
+      if (mod == "up") {
+        instr.sub = Sub::s_up;
+        return true;
+      }
+      if (mod == "down") {
+        instr.sub = Sub::s_down;
+        return true;
+      }
+      if (mod == "bfly") {
+        instr.sub = Sub::s_bfly;
+        return true;
+      }
+      if (mod == "idx") {
+        instr.sub = Sub::s_idx;
+        return true;
+      }
+      return false;
+    case Op::membar:
+      // membar.gl/cta/sys and every fence flavour only order memory; the functional model is sequentially
+      // consistent, so the qualifiers carry no meaning for us.
+      return base == "fence" || mod == "gl" || mod == "cta" || mod == "sys";
+    case Op::cvta:
+      if (mod == "to") {
+        instr.sub = Sub::to_space;
+        return true;
+      }
+      return false;
+    case Op::shf:
+      if (mod == "l") {
+        instr.sub = Sub::shf_l;
+        return true;
+      }
+      if (mod == "r") {
+        instr.sub = Sub::shf_r;
+        return true;
+      }
+      if (mod == "wrap") {
+        instr.flags |= kWrap;
+        return true;
+      }
+      if (mod == "clamp") {
+        instr.flags |= kClamp;
+        return true;
+      }
+      return false;
+    case Op::bfind:
+      if (mod == "shiftamt") {
+        instr.flags |= kShiftAmt;
+        return true;
+      }
+      return false;
+    case Op::prmt: {
+      static const std::unordered_map<std::string_view, Sub> kModes = {
+          {"f4e", Sub::prmt_f4e}, {"b4e", Sub::prmt_b4e}, {"rc8", Sub::prmt_rc8},
+          {"ecl", Sub::prmt_ecl}, {"ecr", Sub::prmt_ecr}, {"rc16", Sub::prmt_rc16}};
+      return lookup(kModes, mod, &instr.sub);
+    }
+    case Op::testp: {
+      static const std::unordered_map<std::string_view, Sub> kTests = {
+          {"finite", Sub::testp_finite}, {"infinite", Sub::testp_infinite},
+          {"number", Sub::testp_number}, {"notanumber", Sub::testp_notanumber},
+          {"normal", Sub::testp_normal}, {"subnormal", Sub::testp_subnormal}};
+      return lookup(kTests, mod, &instr.sub);
+    }
+    case Op::ld:
+      if (mod == "nc") {
+        instr.flags |= kNc;
+        return true;
+      }
+      [[fallthrough]];
+    case Op::st:
+      if (mod == "volatile") {
+        instr.flags |= kVolatile;
+        return true;
+      }
+      return false;
+    default:
+      return false;
+  }
+}
+
+void apply_modifiers(std::string_view opcode, std::string_view base, uint32_t allow, Instr& instr) {
+  int types = 0;
+  size_t pos = base.size();
+  while (pos < opcode.size()) {
+    size_t next = opcode.find('.', pos + 1);
+    if (next == std::string_view::npos) next = opcode.size();
+    std::string_view mod = opcode.substr(pos + 1, next - pos - 1);
+    pos = next;
+    if (mod.empty()) fail("empty modifier");
+    if (family_modifier(base, mod, instr)) continue;
+    Type type;
+    Rounding rounding;
+    Cmp cmp;
+    BoolOp bool_op;
+    Space space;
+    Sub sub;
+    if ((allow & kAType) && lookup(kTypes, mod, &type)) {
+      if (types == 0) {
+        instr.type = type;
+      } else if (types == 1 && (allow & kAType2)) {
+        instr.type2 = type;
+      } else {
+        fail("too many types in " + quoted(opcode));
+      }
+      ++types;
+    } else if ((allow & kARound) && lookup(kRoundings, mod, &rounding) &&
+               (rounding <= Rounding::rp || (allow & kARoundInt))) {
+      instr.rnd = rounding;
+    } else if ((allow & kAFtz) && mod == "ftz") {
+      instr.flags |= kFtz;
+    } else if ((allow & kASat) && mod == "sat") {
+      instr.flags |= kSat;
+    } else if ((allow & kAApprox) && mod == "approx") {
+      instr.flags |= kApprox;
+    } else if ((allow & kAFull) && mod == "full") {
+      instr.flags |= kFull;
+    } else if ((allow & kAUni) && mod == "uni") {
+      instr.flags |= kUni;
+    } else if ((allow & kAMulMode) && (mod == "lo" || mod == "hi" || mod == "wide")) {
+      instr.sub = mod == "lo" ? Sub::lo : mod == "hi" ? Sub::hi : Sub::wide;
+    } else if ((allow & kACmp) && lookup(kCmps, mod, &cmp)) {
+      instr.cmp = cmp;
+    } else if ((allow & kABool) && lookup(kBoolOps, mod, &bool_op)) {
+      instr.bop = bool_op;
+    } else if ((allow & kASpace) && lookup(kSpaces, mod, &space)) {
+      instr.space = space;
+    } else if ((allow & kAVec) && (mod == "v2" || mod == "v4")) {
+      instr.vec = mod == "v2" ? 2 : 4;
+    } else if ((allow & kAAtomOp) && lookup(kAtomOps, mod, &sub)) {
+      instr.sub = sub;
+    } else if ((allow & kAMemHints) && is_ignored_memory_hint(mod)) {
+      continue;
+    } else if (mod == "cc") {
+      fail("carry-chain instructions (" + quoted(opcode) + ") are not supported");
+    } else {
+      fail("unsupported modifier ." + std::string(mod) + " in " + quoted(opcode));
+    }
+  }
+  if (types == 0 && (allow & kAType)) {
+    // Only a few opcodes are typeless in PTX.
+    bool typeless = instr.op == Op::bar || instr.op == Op::bar_warp || instr.op == Op::membar;
+    if (!typeless) fail("missing type in " + quoted(opcode));
+  }
+  if ((allow & kAType2) && types == 1) fail("missing second type in " + quoted(opcode));
+}
+
+// --- Per-family operand layout ------------------------------------------------------------------------
+
+void check_supported_type(const Instr& instr, std::string_view opcode) {
+  if (instr.type == Type::b128) fail("type .b128 is not supported in " + quoted(opcode));
+}
+
+void decode_operands(std::string_view opcode, std::vector<ParsedOperand>& ops, Instr& instr) {
+  const Type t = instr.type;
+  auto dst = [&](size_t index, bool allow_vec = false) {
+    instr.dst[0] = destination(ops[index], allow_vec);
+    instr.ndst = 1;
+  };
+  switch (instr.op) {
+    case Op::bra:
+      expect_count(ops, 1, "bra");
+      if (ops[0].operand.kind != OperandKind::label) fail("bad operand: bra needs a label");
+      return;
+    case Op::ret:
+    case Op::exit:
+    case Op::trap:
+    case Op::membar:
+      expect_count(ops, 0, opcode);
+      return;
+    case Op::bar: {
+      if (instr.sub == Sub::none) fail("unsupported barrier form " + quoted(opcode));
+      bool reduction = instr.sub != Sub::bar_sync && instr.sub != Sub::bar_arrive;
+      size_t first = reduction ? 1 : 0;
+      size_t minimum = first + (instr.sub == Sub::bar_arrive ? 2 : 1) + (reduction ? 1 : 0);
+      if (ops.size() < minimum || ops.size() > minimum + (instr.sub == Sub::bar_arrive ? 0 : 1)) {
+        fail("wrong operand count for " + quoted(opcode));
+      }
+      if (reduction) dst(0);
+      size_t count_end = reduction ? ops.size() - 1 : ops.size();
+      for (size_t i = first; i < count_end; ++i) instr.src[i - first] = source(ops[i], Type::u32);
+      instr.nsrc = static_cast<uint8_t>(count_end - first);
+      if (reduction) {
+        instr.src[2] = source(ops.back(), Type::pred, kSrcNegate);
+        instr.nsrc = 3;  // src[1] stays OperandKind::none when no thread count was written
+      }
+      return;
+    }
+    case Op::bar_warp:
+      expect_count(ops, 1, "bar.warp.sync");
+      instr.src[0] = source(ops[0], Type::u32);
+      instr.nsrc = 1;
+      return;
+    case Op::vote: {
+      bool has_mask = instr.flags & kAligned;
+      instr.flags &= static_cast<uint16_t>(~kAligned);
+      if (instr.sub == Sub::none) fail("vote needs .ballot/.any/.all/.uni");
+      expect_count(ops, has_mask ? 3 : 2, opcode);
+      dst(0);
+      instr.src[0] = source(ops[1], Type::pred, kSrcNegate);
+      if (has_mask) {
+        instr.src[1] = source(ops[2], Type::b32);
+      } else {
+        instr.src[1].kind = OperandKind::imm;  // pre-sync vote: the whole warp
+        instr.src[1].imm = 0xffffffffu;
+      }
+      instr.nsrc = 2;
+      return;
+    }
+    case Op::shfl: {
+      bool has_mask = instr.flags & kAligned;
+      instr.flags &= static_cast<uint16_t>(~kAligned);
+      if (instr.sub == Sub::none) fail("shfl needs .up/.down/.bfly/.idx");
+      expect_count(ops, has_mask ? 5 : 4, opcode);
+      ParsedOperand first = ops[0];
+      uint32_t pair = first.pair_reg;
+      first.pair_reg = kNoReg;
+      instr.dst[0] = destination(first);
+      instr.ndst = 1;
+      if (pair != kNoReg) {
+        instr.dst[1].kind = OperandKind::reg;
+        instr.dst[1].reg = pair;
+        instr.ndst = 2;
+      }
+      set_sources(instr, ops, 1, {t, Type::b32, Type::b32});
+      if (has_mask) {
+        instr.src[3] = source(ops[4], Type::b32);
+      } else {
+        instr.src[3].kind = OperandKind::imm;
+        instr.src[3].imm = 0xffffffffu;
+      }
+      instr.nsrc = 4;
+      return;
+    }
+    case Op::activemask:
+      expect_count(ops, 1, "activemask");
+      dst(0);
+      return;
+    case Op::add:
+    case Op::sub:
+    case Op::min:
+    case Op::max:
+    case Op::div:
+    case Op::rem:
+    case Op::copysign:
+    case Op::and_:
+    case Op::or_:
+    case Op::xor_:
+      expect_count(ops, 3, opcode);
+      dst(0);
+      set_sources(instr, ops, 1, {t, t});
+      return;
+    case Op::mul:
+    case Op::mul24: {
+      expect_count(ops, 3, opcode);
+      dst(0);
+      set_sources(instr, ops, 1, {t, t});
+      if (!type_is_float(t) && instr.sub == Sub::none) fail(quoted(opcode) + " needs .lo, .hi or .wide");
+      return;
+    }
+    case Op::mad:
+    case Op::mad24:
+    case Op::fma:
+    case Op::sad: {
+      expect_count(ops, 4, opcode);
+      dst(0);
+      Type c_type = instr.sub == Sub::wide ? (type_is_signed(t) ? (t == Type::s16 ? Type::s32 : Type::s64)
+                                                                : (t == Type::u16 ? Type::u32 : Type::u64))
+                                           : t;
+      set_sources(instr, ops, 1, {t, t, c_type});
+      if ((instr.op == Op::mad || instr.op == Op::mad24) && !type_is_float(t) && instr.sub == Sub::none) {
+        fail(quoted(opcode) + " needs .lo, .hi or .wide");
+      }
+      if (instr.op == Op::fma && instr.rnd == Rounding::none) fail("fma needs a rounding modifier");
+      return;
+    }
+    case Op::abs:
+    case Op::neg:
+    case Op::not_:
+    case Op::cnot:
+    case Op::popc:
+    case Op::clz:
+    case Op::bfind:
+    case Op::brev:
+    case Op::sqrt:
+    case Op::rsqrt:
+    case Op::rcp:
+    case Op::ex2:
+    case Op::lg2:
+    case Op::sin:
+    case Op::cos:
+    case Op::tanh:
+      expect_count(ops, 2, opcode);
+      dst(0);
+      set_sources(instr, ops, 1, {t});
+      return;
+    case Op::shl:
+    case Op::shr:
+      expect_count(ops, 3, opcode);
+      dst(0);
+      set_sources(instr, ops, 1, {t, Type::u32});
+      return;
+    case Op::shf:
+      if (instr.sub == Sub::none) fail("shf needs .l or .r");
+      if (!(instr.flags & (kWrap | kClamp))) fail("shf needs .wrap or .clamp");
+      expect_count(ops, 4, opcode);
+      dst(0);
+      set_sources(instr, ops, 1, {t, t, Type::u32});
+      return;
+    case Op::bfe:
+      expect_count(ops, 4, opcode);
+      dst(0);
+      set_sources(instr, ops, 1, {t, Type::u32, Type::u32});
+      return;
+    case Op::bfi:
+      expect_count(ops, 5, opcode);
+      dst(0);
+      set_sources(instr, ops, 1, {t, t, Type::u32, Type::u32});
+      return;
+    case Op::prmt:
+      expect_count(ops, 4, opcode);
+      dst(0);
+      set_sources(instr, ops, 1, {t, t, Type::b32});
+      return;
+    case Op::lop3:
+      expect_count(ops, 5, opcode);
+      dst(0);
+      set_sources(instr, ops, 1, {t, t, t, Type::b32});
+      if (instr.src[3].kind != OperandKind::imm) fail("bad operand: lop3 needs an immediate lookup table");
+      return;
+    case Op::setp: {
+      size_t count = instr.bop == BoolOp::none ? 3 : 4;
+      expect_count(ops, count, opcode);
+      ParsedOperand first = ops[0];
+      uint32_t pair = first.pair_reg;
+      first.pair_reg = kNoReg;
+      instr.dst[0] = destination(first);
+      instr.ndst = 1;
+      if (pair != kNoReg) {
+        instr.dst[1].kind = OperandKind::reg;
+        instr.dst[1].reg = pair;
+        instr.ndst = 2;
+      }
+      set_sources(instr, ops, 1, {t, t});
+      if (count == 4) {
+        instr.src[2] = source(ops[3], Type::pred, kSrcNegate);
+        instr.nsrc = 3;
+      }
+      return;
+    }
+    case Op::selp:
+      expect_count(ops, 4, opcode);
+      dst(0);
+      set_sources(instr, ops, 1, {t, t, Type::pred});
+      return;
+    case Op::slct:
+      expect_count(ops, 4, opcode);
+      dst(0);
+      set_sources(instr, ops, 1, {t, t, instr.type2});
+      return;
+    case Op::testp:
+      if (instr.sub == Sub::none) fail("testp needs a test (.finite, .nan, ...)");
+      expect_count(ops, 2, opcode);
+      dst(0);
+      set_sources(instr, ops, 1, {t});
+      return;
+    case Op::mov:
+      expect_count(ops, 2, opcode);
+      dst(0, /*allow_vec=*/true);
+      instr.src[0] = source(ops[1], t, kSrcSpecial | kSrcSymbol | kSrcVec);
+      instr.nsrc = 1;
+      if (instr.dst[0].kind == OperandKind::vec && instr.src[0].kind != OperandKind::reg) {
+        fail("bad operand: vector unpack needs a register source");
+      }
+      return;
+    case Op::cvt:
+      if (ops.size() == 3 && (t == Type::f16x2 || t == Type::bf16x2)) {
+        dst(0);
+        set_sources(instr, ops, 1, {instr.type2, instr.type2});
+        return;
+      }
+      expect_count(ops, 2, opcode);
+      dst(0);
+      set_sources(instr, ops, 1, {instr.type2});
+      return;
+    case Op::cvta:
+      if (instr.space == Space::none) fail("cvta needs a state space");
+      if (instr.sub == Sub::none) instr.sub = Sub::from_space;
+      if (t != Type::u32 && t != Type::u64) fail("cvta needs .u32 or .u64");
+      expect_count(ops, 2, opcode);
+      dst(0);
+      instr.src[0] = source(ops[1], t, kSrcSymbol);
+      instr.nsrc = 1;
+      return;
+    case Op::ld: {
+      if (instr.space == Space::none) instr.space = Space::generic;
+      if ((instr.flags & kNc) && instr.space != Space::global) fail("ld.nc is only valid for .global");
+      expect_count(ops, 2, opcode);
+      dst(0, /*allow_vec=*/true);
+      bool is_vec = instr.dst[0].kind == OperandKind::vec;
+      if (is_vec != (instr.vec > 1) || (is_vec && instr.dst[0].count != instr.vec)) {
+        fail("bad operand: vector destination does not match ." + std::string(is_vec ? "v" : "") +
+             std::to_string(instr.vec));
+      }
+      instr.src[0] = memory(ops[1]);
+      instr.nsrc = 1;
+      return;
+    }
+    case Op::st: {
+      if (instr.space == Space::none) instr.space = Space::generic;
+      expect_count(ops, 2, opcode);
+      instr.src[0] = memory(ops[0]);
+      instr.src[1] = source(ops[1], t, kSrcVec);
+      instr.nsrc = 2;
+      bool is_vec = instr.src[1].kind == OperandKind::vec;
+      if (is_vec != (instr.vec > 1) || (is_vec && instr.src[1].count != instr.vec)) {
+        fail("bad operand: vector source does not match the .v modifier");
+      }
+      return;
+    }
+    case Op::atom:
+    case Op::red: {
+      if (instr.space == Space::none) instr.space = Space::generic;
+      if (instr.space != Space::global && instr.space != Space::shared && instr.space != Space::generic) {
+        fail("atomics on ." + std::string(space_name(instr.space)) + " are not supported");
+      }
+      if (instr.sub == Sub::none) fail(quoted(opcode) + " needs an operation (.add, .cas, ...)");
+      bool is_atom = instr.op == Op::atom;
+      if (!is_atom && instr.sub == Sub::a_cas) fail("red.cas does not exist");
+      size_t count = (is_atom ? 3 : 2) + (instr.sub == Sub::a_cas ? 1 : 0);
+      expect_count(ops, count, opcode);
+      size_t first = 0;
+      if (is_atom) {
+        dst(0);
+        first = 1;
+      }
+      instr.src[0] = memory(ops[first]);
+      instr.src[1] = source(ops[first + 1], t);
+      instr.nsrc = 2;
+      if (instr.sub == Sub::a_cas) {
+        instr.src[2] = source(ops[first + 2], t);
+        instr.nsrc = 3;
+      }
+      return;
+    }
+    default:
+      fail("unsupported instruction " + quoted(opcode));
+  }
+}
+
+}  // namespace
+
+Type type_from_name(std::string_view name) {
+  Type type = Type::none;
+  lookup(kTypes, name, &type);
+  return type;
+}
+
+uint64_t literal_bits(const ParsedOperand& parsed, Type type) {
+  using Literal = ParsedOperand::Literal;
+  uint64_t raw = parsed.operand.imm;
+  double value = 0.0;
+  switch (parsed.literal) {
+    case Literal::none:
+    case Literal::integer:
+      if (!type_is_float(type) || type == Type::f16x2 || type == Type::bf16x2) return raw;
+      value = static_cast<double>(static_cast<int64_t>(raw));
+      break;
+    case Literal::f32_bits:
+      if (!type_is_float(type) || type == Type::f32 || type == Type::f16x2 || type == Type::bf16x2)
+        return raw;
+      value = std::bit_cast<float>(static_cast<uint32_t>(raw));
+      break;
+    case Literal::f64_bits:
+      if (!type_is_float(type) || type == Type::f64) return raw;
+      value = std::bit_cast<double>(raw);
+      break;
+    case Literal::decimal:
+      if (!type_is_float(type))
+        fail("bad operand: decimal float literal in a ." + std::string(type_name(type)) + " operand");
+      value = parsed.decimal;
+      break;
+  }
+  switch (type) {
+    case Type::f64:
+      return std::bit_cast<uint64_t>(value);
+    case Type::f32:
+      return std::bit_cast<uint32_t>(static_cast<float>(value));
+    case Type::f16:
+      return float_to_half_bits(static_cast<float>(value));
+    case Type::bf16:
+      return float_to_bf16_bits(static_cast<float>(value));
+    default:
+      return raw;
+  }
+}
+
+bool is_supported_opcode(std::string_view opcode) {
+  return op_table().count(opcode.substr(0, opcode.find('.'))) != 0;
+}
+
+void decode_instruction(std::string_view opcode, std::vector<ParsedOperand>& operands, Instr& instr) {
+  std::string_view base = opcode.substr(0, opcode.find('.'));
+  OpSpec spec;
+  if (!lookup(op_table(), base, &spec)) fail("unsupported instruction " + quoted(opcode));
+  instr.op = spec.op;
+  apply_modifiers(opcode, base, spec.allow, instr);
+  check_supported_type(instr, opcode);
+  decode_operands(opcode, operands, instr);
+}
+
+}  // namespace simtlm::ptx

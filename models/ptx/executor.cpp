@@ -1,0 +1,394 @@
+// Executor entry points: warp setup, error locations, dispatch, moves, special registers and warp-level
+// operations (vote, shfl, activemask). Arithmetic, conversions and memory live in executor_*.cpp.
+#include <fmt/format.h>
+
+#include "models/ptx/executor_internal.hpp"
+
+namespace simtlm::ptx {
+
+using namespace exec;
+
+Executor::Executor(const LaunchContext& launch) : launch_(launch) {}
+
+void Executor::init_warp(WarpContext& warp, CtaContext& cta, uint32_t warp_in_cta) const {
+  const Function& fn = *launch_.kernel;
+  warp.cta = &cta;
+  warp.warp_in_cta = warp_in_cta;
+  warp.regs.assign(fn.regs.size() * kWarpSize, 0);
+  warp.local.assign(size_t(fn.local_bytes) * kWarpSize, 0);
+  warp.valid = 0;
+  const Dim3& b = launch_.block;
+  uint64_t threads = b.count();
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    uint64_t linear = uint64_t(warp_in_cta) * kWarpSize + lane;
+    if (linear >= threads) {
+      warp.tid[lane] = Dim3{0, 0, 0};
+      continue;
+    }
+    warp.valid |= LaneMask{1} << lane;
+    warp.tid[lane] =
+        Dim3{uint32_t(linear % b.x), uint32_t((linear / b.x) % b.y), uint32_t(linear / (b.x * b.y))};
+  }
+}
+
+std::string Executor::where(const WarpContext& warp, uint32_t pc, int lane) const {
+  const Function& fn = *launch_.kernel;
+  std::string s = fmt::format("kernel {}", fn.name);
+  if (warp.cta) {
+    const Dim3& id = warp.cta->ctaid;
+    s += fmt::format(", CTA ({},{},{})", id.x, id.y, id.z);
+  }
+  if (lane >= 0 && lane < int(kWarpSize)) {
+    const Dim3& t = warp.tid[lane];
+    s += fmt::format(", thread ({},{},{})", t.x, t.y, t.z);
+  }
+  s += fmt::format(", PC {}", pc);
+  if (pc < fn.code.size()) {
+    const Instr& in = fn.code[pc];
+    s += fmt::format(" (PTX line {}", in.line);
+    const Module* m = launch_.module;
+    if (in.loc_file != 0 && m && in.loc_file < m->files.size()) {
+      s += fmt::format(", {}:{}", m->files[in.loc_file], in.loc_line);
+    }
+    s += ")";
+  }
+  return s;
+}
+
+namespace exec {
+
+void fail(const Ctx& c, int lane, const std::string& what) {
+  throw KernelError(what + " at " + c.executor.where(c.warp, c.pc, lane));
+}
+
+uint64_t symbol_address(const Ctx& c, uint32_t sym) {
+  const Symbol& s = c.launch.module->symbols[sym];
+  if (s.space == Space::global || s.space == Space::constant) return c.launch.symbol_address[sym];
+  return s.offset;
+}
+
+uint64_t special_value(const Ctx& c, SpecialReg r, unsigned lane) {
+  const Dim3& tid = c.warp.tid[lane];
+  const Dim3& ctaid = c.warp.cta->ctaid;
+  uint32_t below = uint32_t((uint64_t{1} << lane) - 1);
+  switch (r) {
+    case SpecialReg::tid_x:
+      return tid.x;
+    case SpecialReg::tid_y:
+      return tid.y;
+    case SpecialReg::tid_z:
+      return tid.z;
+    case SpecialReg::ntid_x:
+      return c.launch.block.x;
+    case SpecialReg::ntid_y:
+      return c.launch.block.y;
+    case SpecialReg::ntid_z:
+      return c.launch.block.z;
+    case SpecialReg::ctaid_x:
+      return ctaid.x;
+    case SpecialReg::ctaid_y:
+      return ctaid.y;
+    case SpecialReg::ctaid_z:
+      return ctaid.z;
+    case SpecialReg::nctaid_x:
+      return c.launch.grid.x;
+    case SpecialReg::nctaid_y:
+      return c.launch.grid.y;
+    case SpecialReg::nctaid_z:
+      return c.launch.grid.z;
+    case SpecialReg::laneid:
+      return lane;
+    case SpecialReg::warpid:
+      return c.warp.warp_in_cta;
+    case SpecialReg::nwarpid:
+      return 64;
+    case SpecialReg::smid:
+      return c.warp.cta->smid;
+    case SpecialReg::nsmid:
+      return c.launch.nsm;
+    case SpecialReg::gridid:
+      return 0;
+    case SpecialReg::clock:
+      return uint32_t(c.warp.clock);
+    case SpecialReg::clock_hi:
+      return uint32_t(c.warp.clock >> 32);
+    case SpecialReg::clock64:
+      return c.warp.clock;
+    case SpecialReg::globaltimer:
+      return c.warp.clock;
+    case SpecialReg::lanemask_eq:
+      return uint32_t{1} << lane;
+    case SpecialReg::lanemask_le:
+      return below | (uint32_t{1} << lane);
+    case SpecialReg::lanemask_lt:
+      return below;
+    case SpecialReg::lanemask_ge:
+      return uint32_t(~below);
+    case SpecialReg::lanemask_gt:
+      return uint32_t(~(below | (uint32_t{1} << lane)));
+    case SpecialReg::count_:
+      break;
+  }
+  return 0;
+}
+
+const uint64_t* operand_values(const Ctx& c, const Operand& op, uint64_t* buf) {
+  switch (op.kind) {
+    case OperandKind::reg:
+      return reg_row(c.warp, op.reg);
+    case OperandKind::imm:
+      for (unsigned i = 0; i < kWarpSize; ++i) buf[i] = op.imm;
+      return buf;
+    case OperandKind::special:
+      switch (op.sreg) {
+        case SpecialReg::tid_x:
+          for_lanes(c.active, [&](unsigned lane) { buf[lane] = c.warp.tid[lane].x; });
+          return buf;
+        case SpecialReg::tid_y:
+        case SpecialReg::tid_z:
+        case SpecialReg::laneid:
+        case SpecialReg::lanemask_eq:
+        case SpecialReg::lanemask_le:
+        case SpecialReg::lanemask_lt:
+        case SpecialReg::lanemask_ge:
+        case SpecialReg::lanemask_gt:
+          for_lanes(c.active, [&](unsigned lane) { buf[lane] = special_value(c, op.sreg, lane); });
+          return buf;
+        default: {  // the same for every lane of the warp
+          uint64_t v = special_value(c, op.sreg, 0);
+          for (unsigned i = 0; i < kWarpSize; ++i) buf[i] = v;
+          return buf;
+        }
+      }
+    case OperandKind::sym_addr: {
+      uint64_t a = symbol_address(c, op.sym) + op.imm;
+      for (unsigned i = 0; i < kWarpSize; ++i) buf[i] = a;
+      return buf;
+    }
+    default:
+      fail(c, -1, "unsupported source operand kind");
+  }
+}
+
+namespace {
+
+// mov, including vector pack ({a,b} -> wide) and unpack (wide -> {a,b}).
+void exec_mov(Ctx& c) {
+  const Instr& in = c.in;
+  unsigned bits = bits_of(in.type);
+  if (in.src[0].kind == OperandKind::vec) {
+    const Operand& v = in.src[0];
+    unsigned elem = bits / v.count;
+    uint64_t* out = reg_row(c.warp, in.dst[0].reg);
+    for_lanes(c.active, [&](unsigned lane) {
+      uint64_t r = 0;
+      for (unsigned i = 0; i < v.count; ++i) {
+        uint64_t e = v.vregs[i] == kNoReg ? 0 : reg_row(c.warp, v.vregs[i])[lane];
+        r |= (e & low_mask(elem)) << (i * elem);
+      }
+      out[lane] = r;
+    });
+    return;
+  }
+  uint64_t buf[kWarpSize];
+  const uint64_t* a = operand_values(c, in.src[0], buf);
+  if (in.dst[0].kind == OperandKind::vec) {
+    const Operand& v = in.dst[0];
+    unsigned elem = bits / v.count;
+    for_lanes(c.active, [&](unsigned lane) {
+      uint64_t value = a[lane];
+      for (unsigned i = 0; i < v.count; ++i) {
+        if (v.vregs[i] != kNoReg) reg_row(c.warp, v.vregs[i])[lane] = (value >> (i * elem)) & low_mask(elem);
+      }
+    });
+    return;
+  }
+  uint64_t* out = reg_row(c.warp, in.dst[0].reg);
+  uint64_t m = low_mask(bits);
+  for_lanes(c.active, [&](unsigned lane) { out[lane] = a[lane] & m; });
+}
+
+bool pred_of(const Ctx& c, const Operand& op, unsigned lane, const uint64_t* vals) {
+  (void)c;
+  return ((vals[lane] & 1) != 0) != op.negate;
+}
+
+void exec_vote(Ctx& c) {
+  const Instr& in = c.in;
+  uint64_t buf[kWarpSize];
+  const uint64_t* p = operand_values(c, in.src[0], buf);
+  uint32_t ballot = 0;
+  for_lanes(c.active, [&](unsigned lane) {
+    if (pred_of(c, in.src[0], lane, p)) ballot |= uint32_t{1} << lane;
+  });
+  uint64_t result = 0;
+  switch (in.sub) {
+    case Sub::v_ballot:
+      result = ballot;
+      break;
+    case Sub::v_any:
+      result = ballot != 0;
+      break;
+    case Sub::v_all:
+      result = ballot == c.active;
+      break;
+    case Sub::v_uni:
+      result = ballot == 0 || ballot == c.active;
+      break;
+    default:
+      fail(c, -1, "unsupported vote mode");
+  }
+  uint64_t* out = reg_row(c.warp, in.dst[0].reg);
+  for_lanes(c.active, [&](unsigned lane) { out[lane] = result; });
+}
+
+// shfl.sync following the PTX ISA pseudo code: c packs the clamp value (bits 4:0) and the segment mask
+// (bits 12:8). A source lane that is out of range or not executing yields the lane's own value and p = 0.
+void exec_shfl(Ctx& c) {
+  const Instr& in = c.in;
+  uint64_t ba[kWarpSize], bb[kWarpSize], bc[kWarpSize];
+  const uint64_t* a = operand_values(c, in.src[0], ba);
+  const uint64_t* b = operand_values(c, in.src[1], bb);
+  const uint64_t* cc = operand_values(c, in.src[2], bc);
+  uint32_t d[kWarpSize];
+  bool p[kWarpSize];
+  for_lanes(c.active, [&](unsigned lane) {
+    int bval = int(b[lane] & 31);
+    int cval = int(cc[lane] & 31);
+    int segmask = int((cc[lane] >> 8) & 31);
+    int l = int(lane);
+    int max_lane = (l & segmask) | (cval & ~segmask);
+    int min_lane = l & segmask;
+    int j = l;
+    bool ok = false;
+    switch (in.sub) {
+      case Sub::s_up:
+        j = l - bval;
+        ok = j >= max_lane;
+        break;
+      case Sub::s_down:
+        j = l + bval;
+        ok = j <= max_lane;
+        break;
+      case Sub::s_bfly:
+        j = l ^ bval;
+        ok = j <= max_lane;
+        break;
+      case Sub::s_idx:
+        j = min_lane | (bval & ~segmask);
+        ok = j <= max_lane;
+        break;
+      default:
+        fail(c, int(lane), "unsupported shfl mode");
+    }
+    if (!ok || j < 0 || j >= int(kWarpSize) || !((c.active >> j) & 1)) {
+      ok = false;
+      j = l;
+    }
+    d[lane] = uint32_t(a[j]);
+    p[lane] = ok;
+  });
+  uint64_t* out = reg_row(c.warp, in.dst[0].reg);
+  uint64_t* outp =
+      (in.ndst > 1 && in.dst[1].kind == OperandKind::reg) ? reg_row(c.warp, in.dst[1].reg) : nullptr;
+  for_lanes(c.active, [&](unsigned lane) {
+    out[lane] = d[lane];
+    if (outp) outp[lane] = p[lane];
+  });
+}
+
+void exec_bar(Ctx& c) {
+  const Instr& in = c.in;
+  if (in.sub == Sub::bar_red_popc || in.sub == Sub::bar_red_and || in.sub == Sub::bar_red_or) {
+    fail(c, -1, "bar.red is not supported by the functional model");
+  }
+  c.step.kind = StepKind::barrier;
+  unsigned first = c.active ? unsigned(std::countr_zero(c.active)) : 0;
+  uint64_t buf[kWarpSize];
+  c.step.barrier_id = uint32_t(operand_values(c, in.src[0], buf)[first]);
+  if (in.nsrc >= 2) {
+    c.step.barrier_all_threads = false;
+    c.step.barrier_count = uint32_t(operand_values(c, in.src[1], buf)[first]);
+  }
+}
+
+}  // namespace
+}  // namespace exec
+
+WarpStep Executor::execute(WarpContext& warp, uint32_t pc, LaneMask mask) const {
+  const Function& fn = *launch_.kernel;
+  const Instr& in = fn.code[pc];
+  WarpStep step;
+  LaneMask active = mask;
+  if (in.guard != kNoReg) {
+    const uint64_t* g = reg_row(warp, in.guard);
+    LaneMask pass = 0;
+    for_lanes(mask, [&](unsigned lane) { pass |= LaneMask(g[lane] & 1) << lane; });
+    active = in.guard_neg ? (mask & ~pass) : pass;
+  }
+  step.active = active;
+  Ctx c{*this, launch_, warp, fn, in, pc, active, step};
+  switch (in.op) {
+    case Op::bra:
+      step.kind = StepKind::branch;
+      step.taken = active;
+      step.target = in.target;
+      return step;
+    case Op::ret:
+    case Op::exit:
+      step.kind = StepKind::exit;
+      return step;
+    case Op::trap:
+      if (active) fail(c, std::countr_zero(active), "trap");
+      return step;
+    case Op::bar:
+      exec_bar(c);
+      return step;
+    case Op::bar_warp:
+    case Op::membar:
+    case Op::nop:
+      return step;
+    case Op::call:
+      exec_call(c);
+      return step;
+    case Op::vote:
+      exec_vote(c);
+      return step;
+    case Op::shfl:
+      exec_shfl(c);
+      return step;
+    case Op::activemask: {
+      uint64_t* out = reg_row(warp, in.dst[0].reg);
+      for_lanes(active, [&](unsigned lane) { out[lane] = mask; });
+      return step;
+    }
+    case Op::mov:
+      exec_mov(c);
+      return step;
+    case Op::cvt:
+      exec_cvt(c);
+      return step;
+    case Op::cvta:
+      exec_cvta(c);
+      return step;
+    case Op::ld:
+    case Op::st:
+    case Op::atom:
+    case Op::red:
+      exec_memory(c);
+      return step;
+    default:
+      break;
+  }
+  if (active == 0) return step;
+  if (in.op == Op::setp || in.op == Op::selp || in.op == Op::slct) {
+    exec_compare(c);
+  } else if (is_float_type(in.type)) {
+    exec_float(c);
+  } else {
+    exec_int(c);
+  }
+  return step;
+}
+
+}  // namespace simtlm::ptx

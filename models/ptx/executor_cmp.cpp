@@ -1,0 +1,166 @@
+// setp, selp and slct for integer, bit and float types.
+#include <cmath>
+
+#include "models/ptx/executor_internal.hpp"
+#include "models/ptx/float_ops.hpp"
+
+namespace simtlm::ptx::exec {
+namespace {
+
+// Ordered compares are false when either operand is NaN; the u forms are true then.
+bool compare_float(Cmp cmp, double a, double b) {
+  bool unordered = std::isnan(a) || std::isnan(b);
+  switch (cmp) {
+    case Cmp::eq:
+      return !unordered && a == b;
+    case Cmp::ne:
+      return !unordered && a != b;
+    case Cmp::lt:
+      return !unordered && a < b;
+    case Cmp::le:
+      return !unordered && a <= b;
+    case Cmp::gt:
+      return !unordered && a > b;
+    case Cmp::ge:
+      return !unordered && a >= b;
+    case Cmp::equ:
+      return unordered || a == b;
+    case Cmp::neu:
+      return unordered || a != b;
+    case Cmp::ltu:
+      return unordered || a < b;
+    case Cmp::leu:
+      return unordered || a <= b;
+    case Cmp::gtu:
+      return unordered || a > b;
+    case Cmp::geu:
+      return unordered || a >= b;
+    case Cmp::num:
+      return !unordered;
+    case Cmp::nan:
+      return unordered;
+    default:
+      return false;
+  }
+}
+
+// Reads a float operand as double (exact); f32 honours .ftz. f16/bf16 compare through their exact values.
+double float_value(uint64_t v, Type t, bool ftz) {
+  switch (t) {
+    case Type::f32: {
+      float f = f32_of(v);
+      return ftz ? flush(f) : f;
+    }
+    case Type::f64:
+      return f64_of(v);
+    case Type::f16:
+      return decode_small_float(v & 0xffff, kF16);
+    case Type::bf16:
+      return decode_small_float(v & 0xffff, kBF16);
+    default:
+      return 0;
+  }
+}
+
+bool combine(BoolOp op, bool x, bool c) {
+  switch (op) {
+    case BoolOp::and_:
+      return x && c;
+    case BoolOp::or_:
+      return x || c;
+    case BoolOp::xor_:
+      return x != c;
+    case BoolOp::none:
+      break;
+  }
+  return x;
+}
+
+void exec_setp(Ctx& c) {
+  const Instr& in = c.in;
+  const Type t = in.type;
+  const bool is_float = is_float_type(t);
+  const bool ftz = (in.flags & kFtz) != 0;
+  uint64_t b0[kWarpSize], b1[kWarpSize], b2[kWarpSize];
+  const uint64_t* a = operand_values(c, in.src[0], b0);
+  const uint64_t* b = operand_values(c, in.src[1], b1);
+  const uint64_t* pc = in.bop != BoolOp::none ? operand_values(c, in.src[2], b2) : nullptr;
+  uint64_t* p = reg_row(c.warp, in.dst[0].reg);
+  uint64_t* q =
+      (in.ndst > 1 && in.dst[1].kind == OperandKind::reg) ? reg_row(c.warp, in.dst[1].reg) : nullptr;
+  const BoolOp bop = in.bop;
+  const bool negate_c = in.bop != BoolOp::none && in.src[2].negate;
+  auto run = [&](auto&& test) {
+    for_lanes(c.active, [&](unsigned l) {
+      bool r = test(l);
+      bool cv = pc ? (((pc[l] & 1) != 0) != negate_c) : false;
+      p[l] = combine(bop, r, cv);
+      if (q) q[l] = combine(bop, !r, cv);
+    });
+  };
+  if (is_float) {
+    const Cmp cmp = in.cmp;
+    return run(
+        [&](unsigned l) { return compare_float(cmp, float_value(a[l], t, ftz), float_value(b[l], t, ftz)); });
+  }
+  // Integer compares are the hot ones: pick the comparison once per warp instruction.
+  const unsigned bits = bits_of(t);
+  const uint64_t m = low_mask(bits);
+  auto u = [&](const uint64_t* v, unsigned l) { return v[l] & m; };
+  auto s = [&](const uint64_t* v, unsigned l) { return sign_extend(v[l], bits); };
+  const bool sgn = is_signed_int(t);
+  switch (in.cmp) {
+    case Cmp::eq:
+      return run([&](unsigned l) { return u(a, l) == u(b, l); });
+    case Cmp::ne:
+      return run([&](unsigned l) { return u(a, l) != u(b, l); });
+    case Cmp::lt:
+      if (sgn) return run([&](unsigned l) { return s(a, l) < s(b, l); });
+      [[fallthrough]];
+    case Cmp::lo:
+      return run([&](unsigned l) { return u(a, l) < u(b, l); });
+    case Cmp::le:
+      if (sgn) return run([&](unsigned l) { return s(a, l) <= s(b, l); });
+      [[fallthrough]];
+    case Cmp::ls:
+      return run([&](unsigned l) { return u(a, l) <= u(b, l); });
+    case Cmp::gt:
+      if (sgn) return run([&](unsigned l) { return s(a, l) > s(b, l); });
+      [[fallthrough]];
+    case Cmp::hi:
+      return run([&](unsigned l) { return u(a, l) > u(b, l); });
+    case Cmp::ge:
+      if (sgn) return run([&](unsigned l) { return s(a, l) >= s(b, l); });
+      [[fallthrough]];
+    case Cmp::hs:
+      return run([&](unsigned l) { return u(a, l) >= u(b, l); });
+    default:
+      fail(c, -1, "unordered comparison on an integer type");
+  }
+}
+
+}  // namespace
+
+void exec_compare(Ctx& c) {
+  const Instr& in = c.in;
+  if (in.op == Op::setp) return exec_setp(c);
+  uint64_t b0[kWarpSize], b1[kWarpSize], b2[kWarpSize];
+  const uint64_t* a = operand_values(c, in.src[0], b0);
+  const uint64_t* b = operand_values(c, in.src[1], b1);
+  const uint64_t* sel = operand_values(c, in.src[2], b2);
+  uint64_t* out = reg_row(c.warp, in.dst[0].reg);
+  const uint64_t m = low_mask(bits_of(in.type));
+  if (in.op == Op::selp) {
+    for_lanes(c.active, [&](unsigned l) { out[l] = ((sel[l] & 1) ? a[l] : b[l]) & m; });
+    return;
+  }
+  // slct: d = c >= 0 ? a : b, with c of type2 (s32 or f32; -0.0 counts as >= 0, NaN selects b).
+  const bool float_c = in.type2 == Type::f32;
+  const bool ftz = (in.flags & kFtz) != 0;
+  for_lanes(c.active, [&](unsigned l) {
+    bool ge = float_c ? float_value(sel[l], Type::f32, ftz) >= 0.0 : sign_extend(sel[l], 32) >= 0;
+    out[l] = (ge ? a[l] : b[l]) & m;
+  });
+}
+
+}  // namespace simtlm::ptx::exec

@@ -1,0 +1,141 @@
+// Shared helpers of the functional model's translation units (executor*.cpp, printf.cpp). Not a public API.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "models/ptx/functional.hpp"
+
+namespace simtlm::ptx::exec {
+
+// Everything one warp instruction needs; built once per execute() call.
+struct Ctx {
+  const Executor& executor;
+  const LaunchContext& launch;
+  WarpContext& warp;
+  const Function& fn;
+  const Instr& in;
+  uint32_t pc;
+  LaneMask active;  // mask & guard
+  WarpStep& step;
+};
+
+// Local copies of the ir.cpp type queries so the executor does not depend on the parser's translation unit.
+constexpr unsigned bits_of(Type t) {
+  switch (t) {
+    case Type::pred:
+      return 1;
+    case Type::b8:
+    case Type::u8:
+    case Type::s8:
+      return 8;
+    case Type::b16:
+    case Type::u16:
+    case Type::s16:
+    case Type::f16:
+    case Type::bf16:
+      return 16;
+    case Type::b32:
+    case Type::u32:
+    case Type::s32:
+    case Type::f32:
+    case Type::f16x2:
+    case Type::bf16x2:
+      return 32;
+    case Type::b64:
+    case Type::u64:
+    case Type::s64:
+    case Type::f64:
+      return 64;
+    case Type::b128:
+      return 128;
+    case Type::none:
+      return 0;
+  }
+  return 0;
+}
+constexpr bool is_signed_int(Type t) {
+  return t == Type::s8 || t == Type::s16 || t == Type::s32 || t == Type::s64;
+}
+constexpr bool is_float_type(Type t) {
+  return t == Type::f16 || t == Type::f16x2 || t == Type::bf16 || t == Type::bf16x2 || t == Type::f32 ||
+         t == Type::f64;
+}
+constexpr uint64_t low_mask(unsigned bits) {
+  return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+}
+constexpr int64_t sign_extend(uint64_t v, unsigned bits) {
+  return bits >= 64 ? int64_t(v) : int64_t(v << (64 - bits)) >> (64 - bits);
+}
+// Reads a register value as the given type: zero- or sign-extended from the type's width.
+constexpr uint64_t as_type(uint64_t v, Type t) {
+  unsigned bits = bits_of(t);
+  return is_signed_int(t) ? uint64_t(sign_extend(v, bits)) : v & low_mask(bits);
+}
+
+inline float f32_of(uint64_t v) {
+  return std::bit_cast<float>(uint32_t(v));
+}
+inline double f64_of(uint64_t v) {
+  return std::bit_cast<double>(v);
+}
+inline uint64_t bits_of_f32(float f) {
+  return std::bit_cast<uint32_t>(f);
+}
+inline uint64_t bits_of_f64(double d) {
+  return std::bit_cast<uint64_t>(d);
+}
+
+// Calls f(lane) for every set bit of m, lowest lane first.
+// A full mask (the common case) runs as a plain counted loop that the compiler can unroll and vectorize.
+template <class F>
+inline void for_lanes(LaneMask m, F&& f) {
+  if (m == ~LaneMask{0}) {
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) f(lane);
+    return;
+  }
+  while (m) {
+    unsigned lane = unsigned(std::countr_zero(m));
+    m &= m - 1;
+    f(lane);
+  }
+}
+
+inline uint64_t* reg_row(WarpContext& w, uint32_t reg) {
+  return &w.regs[size_t(reg) * kWarpSize];
+}
+
+// Values of a source operand for all lanes of `lanes`: registers are returned in place; immediates,
+// special registers and symbol addresses are materialized into buf (32 entries).
+const uint64_t* operand_values(const Ctx& c, const Operand& op, uint64_t* buf);
+uint64_t special_value(const Ctx& c, SpecialReg r, unsigned lane);
+uint64_t symbol_address(const Ctx& c, uint32_t sym);
+
+[[noreturn]] void fail(const Ctx& c, int lane, const std::string& what);
+
+// Memory access through a resolved space; checks bounds and alignment and throws KernelError on a fault.
+struct Resolved {
+  Space space;
+  uint64_t
+      addr;  // global: absolute; shared: CTA offset; local/call param: frame offset; param: buffer offset
+};
+Resolved resolve(const Ctx& c, Space space, uint64_t addr, unsigned bytes, unsigned align, unsigned lane,
+                 bool call_param);
+void mem_read(const Ctx& c, const Resolved& r, unsigned lane, void* dst, unsigned bytes);
+void mem_write(const Ctx& c, const Resolved& r, unsigned lane, const void* src, unsigned bytes);
+// Reads a NUL-terminated string at a generic address (for printf and assert).
+std::string read_c_string(const Ctx& c, uint64_t generic_addr, unsigned lane);
+
+void exec_int(Ctx& c);
+void exec_compare(Ctx& c);  // setp, selp, slct for every type
+void exec_float(Ctx& c);
+void exec_cvt(Ctx& c);
+void exec_memory(Ctx& c);
+void exec_cvta(Ctx& c);
+void exec_call(Ctx& c);
+// Formats one vprintf call; exposed for tests through the executor.
+std::string format_printf(const Ctx& c, const std::string& fmt, uint64_t args_generic, unsigned lane);
+
+}  // namespace simtlm::ptx::exec

@@ -1,0 +1,98 @@
+// The functional model: executes one warp instruction for the lanes of a given mask and reports what a
+// timing model needs (branch outcomes, addresses, barrier arrival, exit). It never decides masks or time.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "models/ptx/ir.hpp"
+#include "models/ptx/memory.hpp"
+
+namespace simtlm::ptx {
+
+inline constexpr unsigned kWarpSize = 32;
+using LaneMask = uint32_t;
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+// A runtime error of the simulated kernel; the message names kernel, CTA, thread, PC and source line.
+class KernelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Values fixed for a whole launch.
+struct LaunchContext {
+  const Module* module = nullptr;
+  const Function* kernel = nullptr;
+  Dim3 grid, block;
+  uint32_t dynamic_shared_bytes = 0;
+  std::vector<uint8_t> param_buffer;  // the kernel's .param block, laid out per Function::params
+  GlobalMemory* global = nullptr;     // global and const variables and buffers
+  std::vector<uint64_t> symbol_address;  // per Module::symbols: global/const absolute address (0 for others)
+  uint32_t nsm = 1;
+  std::string* printf_sink = nullptr;  // vprintf output goes here (nullptr: stdout)
+};
+
+// Per CTA: shared memory and the CTA's coordinates.
+struct CtaContext {
+  Dim3 ctaid;
+  uint64_t linear_id = 0;
+  uint32_t smid = 0;
+  std::vector<uint8_t> shared;  // static shared followed by dynamic (.extern) shared
+};
+
+// Per warp: registers (register-major: regs[reg * 32 + lane]), per-thread local frames and thread ids.
+struct WarpContext {
+  CtaContext* cta = nullptr;
+  uint32_t warp_in_cta = 0;
+  LaneMask valid = 0;  // lanes that hold a thread of the CTA
+  std::array<Dim3, kWarpSize> tid{};
+  std::vector<uint64_t> regs;
+  std::vector<uint8_t> local;  // kWarpSize frames of Function::local_bytes each
+  uint64_t clock = 0;          // value of %clock/%clock64, set by the runner or timing model
+};
+
+enum class StepKind : uint8_t { normal, branch, barrier, exit, memory };
+
+struct MemAccess {
+  Space space = Space::none;  // resolved space (generic resolved through its window)
+  uint8_t bytes = 0;          // bytes per lane per element (vectors: element size * vec)
+  bool is_store = false;
+  bool is_atomic = false;
+  std::array<uint64_t, kWarpSize> addr;  // per lane, valid only for lanes in WarpStep::active (not cleared: hot path)
+};
+
+struct WarpStep {
+  StepKind kind = StepKind::normal;
+  LaneMask active = 0;  // lanes that executed (mask & guard)
+  LaneMask taken = 0;   // branch: lanes that take it (guard true); the others fall through
+  uint32_t target = kNoTarget;  // branch target PC
+  bool barrier_all_threads = true;  // bar.sync with no count operand
+  uint32_t barrier_id = 0;
+  uint32_t barrier_count = 0;       // thread count operand (0 = all threads of the CTA)
+  MemAccess mem;                    // kind == memory
+};
+
+class Executor {
+ public:
+  explicit Executor(const LaunchContext& launch);
+  // Sets up a new warp's registers and local frames.
+  void init_warp(WarpContext& warp, CtaContext& cta, uint32_t warp_in_cta) const;
+  // Executes code[pc] for the lanes in mask. Throws KernelError on a runtime fault.
+  WarpStep execute(WarpContext& warp, uint32_t pc, LaneMask mask) const;
+  // Formats "kernel K, CTA (x,y,z), thread (x,y,z), PC n (PTX line l, file.cu:line)".
+  std::string where(const WarpContext& warp, uint32_t pc, int lane) const;
+
+ private:
+  const LaunchContext& launch_;
+};
+
+}  // namespace simtlm::ptx

@@ -1,0 +1,198 @@
+// The compact IR of a PTX module. Everything here is resolved once at load time so the
+// functional model never touches strings while executing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace simtlm::ptx {
+
+inline constexpr uint32_t kNoReg = 0xffffffffu;
+inline constexpr uint32_t kNoSym = 0xffffffffu;
+inline constexpr uint32_t kNoTarget = 0xffffffffu;
+
+enum class Type : uint8_t {
+  none, pred,
+  b8, b16, b32, b64, b128,
+  u8, u16, u32, u64,
+  s8, s16, s32, s64,
+  f16, f16x2, bf16, bf16x2, f32, f64,
+};
+unsigned type_bits(Type t);  // pred = 1
+bool type_is_signed(Type t);
+bool type_is_float(Type t);
+const char* type_name(Type t);  // "u32", ...
+
+enum class Space : uint8_t { none, reg, global, shared, local, param, constant, generic };
+const char* space_name(Space s);
+
+enum class Op : uint8_t {
+  // control
+  bra, ret, exit, trap, call, bar, bar_warp, vote, shfl, activemask, membar, nop,
+  // integer / float arithmetic
+  add, sub, mul, mad, mul24, mad24, div, rem, abs, neg, min, max, fma, copysign, sad,
+  // logic and bits
+  and_, or_, xor_, not_, cnot, shl, shr, shf, popc, clz, bfind, brev, bfe, bfi, prmt, lop3,
+  // compare and select
+  setp, selp, slct, testp,
+  // moves and conversions
+  mov, cvt, cvta,
+  // memory
+  ld, st, atom, red,
+  // special functions
+  sqrt, rsqrt, rcp, ex2, lg2, sin, cos, tanh,
+  count_
+};
+const char* op_name(Op op);
+
+enum class Rounding : uint8_t { none, rn, rz, rm, rp, rni, rzi, rmi, rpi };
+
+enum class Cmp : uint8_t { eq, ne, lt, le, gt, ge, lo, ls, hi, hs, equ, neu, ltu, leu, gtu, geu, num, nan };
+
+enum class BoolOp : uint8_t { none, and_, or_, xor_ };
+
+// Instruction-specific sub-operation, one field reused by several opcodes.
+enum class Sub : uint8_t {
+  none,
+  lo, hi, wide,                                   // mul, mad, mul24, mad24
+  a_add, a_min, a_max, a_inc, a_dec, a_cas, a_exch, a_and, a_or, a_xor,  // atom, red
+  v_ballot, v_any, v_all, v_uni,                  // vote
+  s_up, s_down, s_bfly, s_idx,                    // shfl
+  to_space, from_space,                           // cvta (.to.global = to_space)
+  shf_l, shf_r,                                   // shf direction
+  bar_sync, bar_arrive, bar_red_popc, bar_red_and, bar_red_or,  // bar
+  call_vprintf, call_assertfail,                  // call targets we support
+  prmt_f4e, prmt_b4e, prmt_rc8, prmt_ecl, prmt_ecr, prmt_rc16,  // prmt modes (none = default)
+  testp_finite, testp_infinite, testp_number, testp_notanumber, testp_normal, testp_subnormal,
+};
+
+// Modifier bits.
+enum Flag : uint16_t {
+  kFtz = 1u << 0,
+  kSat = 1u << 1,
+  kApprox = 1u << 2,
+  kFull = 1u << 3,
+  kUni = 1u << 4,       // bra.uni / call.uni
+  kVolatile = 1u << 5,
+  kNc = 1u << 6,        // ld.global.nc
+  kClamp = 1u << 7,     // shf.clamp / shfl clamp semantics
+  kWrap = 1u << 8,      // shf.wrap
+  kAligned = 1u << 9,   // bar.sync.aligned etc.
+  kShiftAmt = 1u << 10, // bfind.shiftamt
+  kCc = 1u << 11,       // add.cc (carry chains) - unsupported by the executor, rejected at load
+};
+
+enum class SpecialReg : uint8_t {
+  tid_x, tid_y, tid_z, ntid_x, ntid_y, ntid_z,
+  ctaid_x, ctaid_y, ctaid_z, nctaid_x, nctaid_y, nctaid_z,
+  laneid, warpid, nwarpid, smid, nsmid, gridid,
+  clock, clock_hi, clock64, globaltimer,
+  lanemask_eq, lanemask_le, lanemask_lt, lanemask_ge, lanemask_gt,
+  count_
+};
+
+enum class OperandKind : uint8_t {
+  none,
+  reg,       // reg
+  imm,       // imm holds the bits (floats as their IEEE bits of the instruction's type)
+  special,   // sreg
+  sym_addr,  // address of symbol sym (+imm): mov.u64 %rd, name; address of a variable or param
+  mem,       // [reg + imm] or [sym + imm] or [imm]; reg == kNoReg when absent, sym == kNoSym when absent
+  vec,       // {vregs[0..count)}; kNoReg in a slot is the sink '_'
+  label,     // branch target; resolved into Instr::target
+  sink,      // '_' as a whole operand
+};
+
+struct Operand {
+  OperandKind kind = OperandKind::none;
+  uint8_t count = 0;          // vec: number of elements
+  bool negate = false;        // !%p as a predicate source (setp's c, selp's c is never negated)
+  SpecialReg sreg = SpecialReg::tid_x;
+  uint32_t reg = kNoReg;      // reg / mem base
+  uint32_t sym = kNoSym;      // index into Module::symbols
+  uint64_t imm = 0;           // immediate bits / address offset
+  uint32_t vregs[4] = {kNoReg, kNoReg, kNoReg, kNoReg};
+};
+
+struct Instr {
+  Op op = Op::nop;
+  Type type = Type::none;   // the instruction type (destination type for cvt)
+  Type type2 = Type::none;  // source type of cvt; type of the c operand of slct; second type where present
+  Space space = Space::none;
+  Rounding rnd = Rounding::none;
+  Cmp cmp = Cmp::eq;
+  BoolOp bop = BoolOp::none;
+  Sub sub = Sub::none;
+  uint8_t vec = 1;          // .v2 / .v4
+  uint8_t ndst = 0;         // number of destinations (setp with |p has 2)
+  uint8_t nsrc = 0;
+  uint16_t flags = 0;
+  uint32_t guard = kNoReg;  // @%p
+  bool guard_neg = false;   // @!%p
+  Operand dst[2];
+  Operand src[4];
+  uint32_t target = kNoTarget;  // bra: instruction index of the label
+  uint32_t line = 0;            // line of the PTX file
+  uint16_t loc_file = 0;        // .loc file index (0 = none)
+  uint32_t loc_line = 0;        // .loc line in the CUDA source (0 = none)
+};
+
+struct RegInfo {
+  std::string name;  // "%r12"
+  Type type = Type::none;
+};
+
+struct Param {
+  std::string name;
+  Type type = Type::none;
+  uint32_t size = 0;    // bytes (arrays: .param .align 8 .b8 p[16])
+  uint32_t align = 0;
+  uint32_t offset = 0;  // in the kernel's param buffer
+  uint32_t sym = kNoSym;
+};
+
+struct Symbol {
+  std::string name;
+  Space space = Space::none;  // global, constant, shared, local, param
+  Type type = Type::none;
+  uint64_t size = 0;          // bytes; 0 for .extern .shared
+  uint32_t align = 1;
+  bool is_extern = false;
+  bool call_scope = false;    // a .param declared inside a call sequence block
+  int32_t function = -1;      // owning function for function-scope symbols; -1 = module scope
+  uint64_t offset = 0;        // shared: offset in the CTA's static shared; local/call params: offset in the
+                              // thread's local frame; param: offset in the param buffer; global/const: 0
+  std::vector<uint8_t> init;  // initializer bytes (global / const), empty = zero
+  uint32_t line = 0;
+};
+
+struct Function {
+  std::string name;
+  bool is_entry = false;
+  std::vector<Param> params;
+  std::vector<RegInfo> regs;
+  std::vector<Instr> code;
+  std::unordered_map<std::string, uint32_t> labels;  // label -> instruction index
+  uint32_t static_shared_bytes = 0;  // module + function shared symbols used by this kernel (all module ones)
+  uint32_t local_bytes = 0;          // per-thread local frame: .local symbols + call-scope params
+  uint32_t param_bytes = 0;
+  uint32_t line = 0;
+};
+
+struct Module {
+  std::string path;        // file it was loaded from (for messages)
+  std::string version;     // "9.0"
+  std::string target;      // "sm_75"
+  unsigned address_size = 64;
+  std::vector<Function> functions;
+  std::vector<Symbol> symbols;
+  std::vector<std::string> files;  // .file table; index 0 unused
+  std::unordered_map<std::string, uint32_t> function_index;
+
+  // Finds an entry by its PTX name or, when exactly one entry demangles to it, by its C++ name.
+  const Function* find_entry(const std::string& name, std::string* error) const;
+};
+
+}  // namespace simtlm::ptx

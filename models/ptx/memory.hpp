@@ -1,0 +1,48 @@
+// Global memory: sparse and paged, 64-bit addresses, with buffer allocations so out-of-bounds accesses are found.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace simtlm::ptx {
+
+// Windows of the generic address space. Global allocations live below kSharedWindow.
+inline constexpr uint64_t kGlobalBase = 0x0000'0001'0000'0000ull;
+inline constexpr uint64_t kSharedWindow = 0x0000'7f00'0000'0000ull;  // + CTA shared offset
+inline constexpr uint64_t kLocalWindow = 0x0000'7e00'0000'0000ull;   // + thread local offset
+inline constexpr uint64_t kWindowSize = 0x0000'0001'0000'0000ull;
+
+struct Allocation {
+  uint64_t base = 0;
+  uint64_t size = 0;
+  std::string name;  // buffer or symbol name, for messages
+};
+
+class GlobalMemory {
+ public:
+  // Reserves size bytes aligned to align (at least 256) and returns the address. Contents start as zero.
+  uint64_t allocate(uint64_t size, uint64_t align, const std::string& name);
+  // The allocation that holds [addr, addr + bytes), or nullptr.
+  const Allocation* find(uint64_t addr, uint64_t bytes) const;
+  void read(uint64_t addr, void* dst, uint64_t bytes) const;
+  void write(uint64_t addr, const void* src, uint64_t bytes);
+  const std::vector<Allocation>& allocations() const { return allocations_; }
+
+ private:
+  static constexpr unsigned kPageBits = 16;
+  uint8_t* page(uint64_t addr, bool create) const;
+  mutable std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+  std::vector<Allocation> allocations_;    // sorted by base
+  std::map<uint64_t, size_t> by_base_;     // base -> index in allocations_
+  uint64_t next_ = kGlobalBase;
+  // One-entry caches: consecutive lanes almost always touch the same page and the same allocation.
+  mutable uint64_t cached_page_key_ = ~uint64_t{0};
+  mutable uint8_t* cached_page_ = nullptr;
+  mutable size_t cached_allocation_ = ~size_t{0};
+};
+
+}  // namespace simtlm::ptx

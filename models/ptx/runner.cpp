@@ -1,0 +1,345 @@
+// The functional runner: CTAs in linear order (x fastest), one at a time; within a CTA a warp runs until it
+// blocks at a barrier or finishes, then the next warp in round-robin order. This is fast (no per-instruction
+// scheduling decision) and deterministic.
+//
+// Accounting ("active lanes at issue"): an instruction is issued with the top stack entry's mask; it counts
+// one warp instruction when that mask is non-empty and popcount(mask) thread instructions, whether or not a
+// lane's guard is true. %clock reads the number of warp instructions issued so far in the launch.
+//
+// Barriers: a barrier id completes when the threads that arrived (counted by lane) reach the count operand
+// or, without one, every thread of the CTA that has not exited. bar.arrive does not block. bar.red blocks
+// like bar.sync and its result (computed here over the arriving threads) is written when the barrier
+// completes. When no warp can run and some wait at a barrier, the CTA is deadlocked.
+#include "models/ptx/runner.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <string>
+
+#include "models/ptx/simt_stack.hpp"
+
+namespace simtlm::ptx {
+namespace {
+
+constexpr uint32_t kBarrierIds = 16;
+
+struct Barrier {
+  uint32_t arrived = 0;   // threads
+  uint32_t expected = 0;  // count operand; 0 = every thread of the CTA that has not exited
+  uint32_t popc = 0;      // bar.red over the arriving threads
+  bool all = true;
+  bool any = false;
+};
+
+enum class WarpState : uint8_t { ready, waiting, done };
+
+struct Warp {
+  WarpContext ctx;
+  SimtStack stack;
+  WarpState state = WarpState::ready;
+  uint32_t wait_barrier = 0;
+  uint32_t wait_pc = 0;
+  LaneMask wait_lanes = 0;
+};
+
+// std::popcount is a libgcc call unless the target has POPCNT, and this is on the per-instruction path.
+inline unsigned lane_count(LaneMask m) {
+#if defined(__POPCNT__)
+  return std::popcount(m);
+#else
+  m = m - ((m >> 1) & 0x55555555u);
+  m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+  return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+#endif
+}
+
+std::string hex_mask(LaneMask m) {
+  static const char* digits = "0123456789abcdef";
+  std::string s = "0x";
+  for (int shift = 28; shift >= 0; shift -= 4) s += digits[(m >> shift) & 0xf];
+  return s;
+}
+
+class GridRunner {
+ public:
+  GridRunner(LaunchContext& launch, const Cfg& cfg, const RunOptions& options)
+      : launch_(launch),
+        fn_(*launch.kernel),
+        code_(fn_.code),
+        executor_(launch),
+        options_(options),
+        branch_stats_(code_.size()),
+        reconvergence_(code_.size(), kNoTarget),
+        conditional_(code_.size(), 0) {
+    for (uint32_t pc = 0; pc < code_.size(); ++pc) {
+      if (code_[pc].op != Op::bra) continue;
+      reconvergence_[pc] = cfg.reconvergence_pc(pc);
+      conditional_[pc] = cfg.is_conditional_branch(pc);
+    }
+  }
+
+  RunStats run() {
+    const uint64_t threads = launch_.block.count();
+    const auto nwarps = static_cast<uint32_t>((threads + kWarpSize - 1) / kWarpSize);
+    warps_.resize(nwarps);
+    for (Warp& w : warps_) w.stack.reserve(16);
+    const uint64_t ctas = launch_.grid.count();
+    for (uint64_t id = 0; id < ctas; ++id) run_cta(id, threads);
+    for (uint32_t pc = 0; pc < code_.size(); ++pc) {
+      if (branch_stats_[pc].executed) stats_.per_branch[pc] = branch_stats_[pc];
+    }
+    stats_.active_lane_sum = stats_.thread_instructions;
+    return stats_;
+  }
+
+ private:
+  void run_cta(uint64_t linear_id, uint64_t threads) {
+    const Dim3& g = launch_.grid;
+    cta_.linear_id = linear_id;
+    cta_.ctaid = Dim3{static_cast<uint32_t>(linear_id % g.x), static_cast<uint32_t>(linear_id / g.x % g.y),
+                      static_cast<uint32_t>(linear_id / (uint64_t(g.x) * g.y))};
+    cta_.smid = static_cast<uint32_t>(linear_id % (launch_.nsm ? launch_.nsm : 1));
+    cta_.shared.assign(size_t(fn_.static_shared_bytes) + launch_.dynamic_shared_bytes, 0);
+    barriers_.fill(Barrier{});
+    live_threads_ = threads;
+    done_warps_ = 0;
+    for (uint32_t i = 0; i < warps_.size(); ++i) {
+      Warp& w = warps_[i];
+      w.ctx.cta = &cta_;
+      w.ctx.warp_in_cta = i;
+      executor_.init_warp(w.ctx, cta_, i);
+      const uint64_t lanes = std::min<uint64_t>(kWarpSize, threads - uint64_t(i) * kWarpSize);
+      w.stack.reset(0, lanes == kWarpSize ? ~LaneMask{0} : (LaneMask{1} << lanes) - 1);
+      w.state = WarpState::ready;
+      stats_.max_stack_depth = std::max<uint64_t>(stats_.max_stack_depth, w.stack.depth());
+    }
+    ++stats_.ctas;
+    stats_.warps += warps_.size();
+    while (done_warps_ < warps_.size()) {
+      bool ran = false;
+      for (Warp& w : warps_) {
+        if (w.state != WarpState::ready) continue;
+        run_warp(w);
+        ran = true;
+      }
+      if (!ran) throw KernelError(deadlock_message());
+    }
+  }
+
+  // Runs w until it waits at a barrier or has no lanes left.
+  void run_warp(Warp& w) {
+    SimtStack& stack = w.stack;
+    const auto code_size = static_cast<uint32_t>(code_.size());
+    while (stack.settle()) {
+      const uint32_t pc = stack.top().pc;
+      const LaneMask mask = stack.top().mask;
+      if (pc >= code_size) {  // fell off the end of the code: an implicit exit
+        exit_lanes(stack, pc, mask);
+        continue;
+      }
+      w.ctx.clock = stats_.warp_instructions;
+      const WarpStep step = executor_.execute(w.ctx, pc, mask);
+      ++stats_.warp_instructions;
+      stats_.thread_instructions += lane_count(mask);
+      if (stats_.thread_instructions > options_.instruction_budget) throw KernelError(budget_message(w, pc));
+      switch (step.kind) {
+        case StepKind::branch:
+          branch(w, pc, mask, step);
+          break;
+        case StepKind::exit:
+          exit_lanes(stack, pc, step.active);
+          break;
+        case StepKind::barrier:
+          stack.top().pc = pc + 1;
+          if (arrive(w, pc, step)) return;
+          break;
+        default:
+          stack.top().pc = pc + 1;
+          break;
+      }
+    }
+    w.state = WarpState::done;
+    ++done_warps_;
+  }
+
+  void branch(Warp& w, uint32_t pc, LaneMask mask, const WarpStep& step) {
+    const Instr& in = code_[pc];
+    const LaneMask taken = in.guard == kNoReg ? mask : step.taken;
+    const bool diverged = w.stack.branch(pc, in.target, taken, reconvergence_[pc]);
+    if (conditional_[pc]) {
+      ++stats_.branches;
+      ++branch_stats_[pc].executed;
+      if (diverged) {
+        ++stats_.divergent_branches;
+        ++branch_stats_[pc].divergent;
+      }
+    }
+    if (diverged && w.stack.depth() > stats_.max_stack_depth) stats_.max_stack_depth = w.stack.depth();
+  }
+
+  void exit_lanes(SimtStack& stack, uint32_t pc, LaneMask lanes) {
+    lanes &= stack.top().mask;
+    stack.exit(pc, lanes);
+    if (!lanes) return;
+    live_threads_ -= lane_count(lanes);
+    // Threads that exit no longer hold back barriers waiting for every thread of the CTA.
+    for (uint32_t id = 0; id < kBarrierIds; ++id) {
+      if (complete(barriers_[id])) release(id);
+    }
+  }
+
+  bool complete(const Barrier& b) const {
+    return b.arrived > 0 && b.arrived >= (b.expected ? b.expected : live_threads_);
+  }
+
+  // The lanes of step.active arrive at a barrier; returns true when the warp now waits.
+  bool arrive(Warp& w, uint32_t pc, const WarpStep& step) {
+    const LaneMask lanes = step.active;
+    if (!lanes) return false;
+    if (step.barrier_id >= kBarrierIds) {
+      throw KernelError("barrier id " + std::to_string(step.barrier_id) + " out of range (0..15) in " +
+                        location(w, pc));
+    }
+    const Instr& in = code_[pc];
+    Barrier& b = barriers_[step.barrier_id];
+    b.arrived += lane_count(lanes);
+    if (!step.barrier_all_threads) b.expected = step.barrier_count;
+    if (is_reduction(in.sub)) accumulate_reduction(b, w, in.src[2], lanes);
+    const bool blocks = in.sub != Sub::bar_arrive;
+    if (blocks) {
+      w.state = WarpState::waiting;
+      w.wait_barrier = step.barrier_id;
+      w.wait_pc = pc;
+      w.wait_lanes = lanes;
+    }
+    if (complete(b)) release(step.barrier_id);
+    return w.state == WarpState::waiting;
+  }
+
+  static bool is_reduction(Sub sub) {
+    return sub == Sub::bar_red_popc || sub == Sub::bar_red_and || sub == Sub::bar_red_or;
+  }
+
+  void accumulate_reduction(Barrier& b, const Warp& w, const Operand& pred, LaneMask lanes) {
+    for (LaneMask m = lanes; m; m &= m - 1) {
+      const unsigned lane = std::countr_zero(m);
+      bool value = pred.kind == OperandKind::reg ? (w.ctx.regs[size_t(pred.reg) * kWarpSize + lane] & 1) != 0
+                                                 : (pred.imm & 1) != 0;
+      value ^= pred.negate;
+      b.popc += value;
+      b.all = b.all && value;
+      b.any = b.any || value;
+    }
+  }
+
+  void release(uint32_t id) {
+    const Barrier b = barriers_[id];
+    barriers_[id] = Barrier{};
+    ++stats_.barriers;
+    for (Warp& w : warps_) {
+      if (w.state != WarpState::waiting || w.wait_barrier != id) continue;
+      w.state = WarpState::ready;
+      const Instr& in = code_[w.wait_pc];
+      if (!is_reduction(in.sub) || in.dst[0].kind != OperandKind::reg) continue;
+      const uint64_t value = in.sub == Sub::bar_red_popc  ? b.popc
+                             : in.sub == Sub::bar_red_and ? b.all
+                                                          : b.any;
+      for (LaneMask m = w.wait_lanes; m; m &= m - 1) {
+        w.ctx.regs[size_t(in.dst[0].reg) * kWarpSize + std::countr_zero(m)] = value;
+      }
+    }
+  }
+
+  std::string cta_name() const {
+    return "kernel " + fn_.name + ", CTA (" + std::to_string(cta_.ctaid.x) + "," +
+           std::to_string(cta_.ctaid.y) + "," + std::to_string(cta_.ctaid.z) + ")";
+  }
+
+  std::string pc_name(uint32_t pc) const {
+    std::string s = "PC " + std::to_string(pc);
+    if (pc >= code_.size()) return s;
+    const Instr& in = code_[pc];
+    s += " (PTX line " + std::to_string(in.line);
+    if (launch_.module && in.loc_file > 0 && in.loc_file < launch_.module->files.size() && in.loc_line > 0) {
+      s += ", " + launch_.module->files[in.loc_file] + ":" + std::to_string(in.loc_line);
+    }
+    return s + ")";
+  }
+
+  std::string location(const Warp& w, uint32_t pc) const {
+    return cta_name() + ", warp " + std::to_string(w.ctx.warp_in_cta) + ", " + pc_name(pc);
+  }
+
+  std::string budget_message(const Warp& w, uint32_t pc) const {
+    return "instruction budget of " + std::to_string(options_.instruction_budget) +
+           " thread instructions exceeded in " + location(w, pc);
+  }
+
+  // Names every barrier with waiting warps, where they wait, and where the threads they wait for are.
+  std::string deadlock_message() const {
+    std::string s = "deadlock in " + cta_name() + ":";
+    for (uint32_t id = 0; id < kBarrierIds; ++id) {
+      bool any = false;
+      for (const Warp& w : warps_) {
+        if (w.state != WarpState::waiting || w.wait_barrier != id) continue;
+        if (!any) s += " barrier " + std::to_string(id) + " can never complete; waiting:";
+        any = true;
+        s += " warp " + std::to_string(w.ctx.warp_in_cta) + " (" + std::to_string(lane_count(w.wait_lanes)) +
+             " threads) at " + pc_name(w.wait_pc) + ";";
+      }
+      if (!any) continue;
+      const Barrier& b = barriers_[id];
+      const uint64_t expected = b.expected ? b.expected : live_threads_;
+      s += " arrived " + std::to_string(b.arrived) + " of " + std::to_string(expected) + " threads; missing:";
+      for (const Warp& w : warps_) {
+        LaneMask missing = w.stack.live_lanes();
+        if (w.state == WarpState::waiting && w.wait_barrier == id) missing &= ~w.wait_lanes;
+        if (!missing) continue;
+        s += " warp " + std::to_string(w.ctx.warp_in_cta) + " lanes " + hex_mask(missing);
+        const auto& entries = w.stack.entries();
+        for (auto e = entries.rbegin(); e != entries.rend() && missing; ++e) {
+          const LaneMask here = e->mask & missing;
+          if (!here) continue;
+          missing &= ~here;
+          if (w.state == WarpState::waiting && e == entries.rbegin()) {
+            s += " [" + hex_mask(here) + " waiting at barrier " + std::to_string(w.wait_barrier) + " at " +
+                 pc_name(w.wait_pc) + "]";
+          } else {
+            s += " [" + hex_mask(here) + " at " + pc_name(e->pc) + "]";
+          }
+        }
+        s += ";";
+      }
+    }
+    return s;
+  }
+
+  LaunchContext& launch_;
+  const Function& fn_;
+  const std::vector<Instr>& code_;
+  Executor executor_;
+  RunOptions options_;
+  RunStats stats_;
+  std::vector<BranchStats> branch_stats_;  // per PC, folded into RunStats::per_branch at the end
+  std::vector<uint32_t> reconvergence_;    // per PC: reconvergence PC of a branch
+  std::vector<uint8_t> conditional_;       // per PC: a conditional branch
+  CtaContext cta_;
+  std::vector<Warp> warps_;
+  std::array<Barrier, kBarrierIds> barriers_{};
+  uint64_t live_threads_ = 0;
+  size_t done_warps_ = 0;
+};
+
+}  // namespace
+
+FunctionalRunner::FunctionalRunner(LaunchContext& launch, const Cfg& cfg, RunOptions options)
+    : launch_(launch), cfg_(cfg), options_(options) {}
+
+RunStats FunctionalRunner::run() {
+  if (!launch_.kernel) throw KernelError("no kernel to run");
+  GridRunner runner(launch_, cfg_, options_);
+  return runner.run();
+}
+
+}  // namespace simtlm::ptx

@@ -1,0 +1,203 @@
+#include "sc_main/commands.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+#include <vector>
+
+#include "models/launch/launch.hpp"
+#include "models/launch/outputs.hpp"
+#include "models/launch/session.hpp"
+#include "models/launch/stats_json.hpp"
+#include "workloads/reference/reference.hpp"
+
+namespace simtlm::cli {
+
+namespace fs = std::filesystem;
+using launch::Session;
+using launch::SessionResult;
+
+namespace {
+
+launch::SessionOptions session_options(uint64_t budget, bool capture_printf) {
+  launch::SessionOptions options;
+  options.instruction_budget = budget;
+  options.find_reference = &workloads::find_reference;
+  options.capture_printf = capture_printf;
+  return options;
+}
+
+void write_stats(const Session& session, const SessionResult& result, const fs::path& dir) {
+  const nlohmann::json doc = launch::stats_json(session.launch(), session.module(), session.kernel(),
+                                                result.stats, result.wall_seconds);
+  const std::string text = doc.dump(2) + "\n";
+  launch::write_file_atomic(dir / "stats.json", std::vector<uint8_t>(text.begin(), text.end()));
+}
+
+std::string check_status(const SessionResult& result) {
+  if (!result.ok()) return "MISMATCH";
+  if (!result.expect_checked && !result.reference_checked) return "n/a";
+  return "yes";
+}
+
+}  // namespace
+
+void check_machine_config(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec))
+    throw std::runtime_error(fmt::format("{}: machine config not found", path.string()));
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path.string());
+  } catch (const YAML::ParserException& e) {
+    throw std::runtime_error(
+        fmt::format("{}:{}: YAML syntax error: {}", path.string(), e.mark.line + 1, e.msg));
+  } catch (const YAML::Exception& e) {
+    throw std::runtime_error(fmt::format("{}: {}", path.string(), e.what()));
+  }
+  if (!root.IsMap())
+    throw std::runtime_error(fmt::format("{}: a machine config must be a YAML map", path.string()));
+}
+
+int run_command(const RunArgs& args) {
+  if (!args.config.empty()) check_machine_config(args.config);
+  Session session(launch::load_launch(args.launch), session_options(args.budget, false));
+  SessionResult result;
+  try {
+    result = session.run();
+  } catch (const ptx::KernelError& e) {
+    // The kernel's message names CTA, thread and PC; say which launch file it came from.
+    throw std::runtime_error(fmt::format("{}: {}", args.launch.string(), e.what()));
+  }
+  const fs::path dir = args.out.empty() ? fs::path("out") / args.launch.stem() : args.out;
+  launch::write_outputs(session.launch(), result.buffers, dir, {});
+  write_stats(session, result, dir);
+  if (!args.quiet) {
+    const auto& s = result.stats;
+    fmt::print("{}: kernel {}\n", args.launch.string(), session.kernel().name);
+    fmt::print("  warp instructions   {}\n  thread instructions {}\n  SIMD utilization    {:.4f}\n",
+               s.warp_instructions, s.thread_instructions, s.simd_utilization());
+    fmt::print("  divergent branches  {} of {}\n  check               {}\n  outputs in          {}\n",
+               s.divergent_branches, s.branches, check_status(result), dir.string());
+  }
+  for (const std::string& failure : result.failures) {
+    fmt::print(stderr, "simtlm: error: {}: {}\n", args.launch.string(), failure);
+  }
+  return result.ok() ? 0 : 1;
+}
+
+int check_command(const fs::path& launch_path) {
+  Session session(launch::load_launch(launch_path), session_options(0, false));
+  for (const auto& spec : session.launch().buffers) launch::init_buffer(session.launch(), spec);
+  fmt::print("{}: ok (kernel {}, {} parameters, {} buffers)\n", launch_path.string(), session.kernel().name,
+             session.kernel().params.size(), session.launch().buffers.size());
+  return 0;
+}
+
+namespace {
+
+struct DemoRow {
+  std::string workload, kernel, status, error;
+  ptx::RunStats stats;
+  double divergent_fraction = 0;
+};
+
+std::vector<fs::path> find_launch_files(const fs::path& root) {
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) {
+    throw std::runtime_error(
+        fmt::format("{}: no workloads directory here (use --workloads DIR)", root.string()));
+  }
+  std::vector<fs::path> files;
+  for (const auto& dir : fs::directory_iterator(root)) {
+    if (!dir.is_directory()) continue;
+    for (const auto& entry : fs::directory_iterator(dir.path())) {
+      const std::string ext = entry.path().extension().string();
+      if (entry.is_regular_file() && (ext == ".yaml" || ext == ".yml")) files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+DemoRow run_demo_workload(const fs::path& file, const fs::path& out) {
+  DemoRow row;
+  row.workload = file.stem().string();
+  try {
+    Session session(launch::load_launch(file), session_options(0, true));
+    row.kernel = session.launch().kernel;
+    const SessionResult result = session.run();
+    row.stats = result.stats;
+    row.divergent_fraction =
+        result.stats.branches ? double(result.stats.divergent_branches) / double(result.stats.branches) : 0.0;
+    row.status = check_status(result);
+    if (!result.ok()) row.error = result.failures.front();
+    const fs::path dir = out / row.workload;
+    launch::write_outputs(session.launch(), result.buffers, dir, {});
+    write_stats(session, result, dir);
+    // Image outputs also go to the top of the output directory, e.g. out/mandelbrot.png, contrast-stretched
+    // for viewing; the faithful pixels are in the workload's own directory.
+    const auto& l = session.launch();
+    for (const std::string& name : l.outputs) {
+      if (!l.image_shape.count(name)) continue;
+      const auto& spec = launch::find_buffer(l, name);
+      const auto [w, h] = l.image_shape.at(name);
+      const size_t images = std::count_if(l.outputs.begin(), l.outputs.end(),
+                                          [&](const std::string& n) { return l.image_shape.count(n) != 0; });
+      const std::string png = images == 1 ? row.workload + ".png" : row.workload + "-" + name + ".png";
+      launch::write_file_atomic(
+          out / png, launch::encode_png(w, h, launch::to_gray8(spec.type, result.buffers.at(name), true)));
+    }
+  } catch (const std::exception& e) {
+    row.status = "ERROR";
+    row.error = e.what();
+  }
+  return row;
+}
+
+}  // namespace
+
+int demo_command(const DemoArgs& args) {
+  const std::vector<fs::path> files = find_launch_files(args.workloads);
+  if (files.empty())
+    throw std::runtime_error(fmt::format("{}: no */*.yaml launch files found", args.workloads.string()));
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<DemoRow> rows;
+  for (const fs::path& file : files) rows.push_back(run_demo_workload(file, args.out));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  size_t name_width = 8, kernel_width = 6;
+  for (const auto& r : rows) {
+    name_width = std::max(name_width, r.workload.size());
+    kernel_width = std::max(kernel_width, std::min<size_t>(r.kernel.size(), 32));
+  }
+  const std::string header =
+      fmt::format("{:<{}}  {:<{}}  {:>14}  {:>16}  {:>9}  {:>9}  {}", "workload", name_width, "kernel",
+                  kernel_width, "warp instr", "thread instr", "SIMD util", "divergent", "match");
+  fmt::print("{}\n{}\n", header, std::string(header.size(), '-'));
+  bool all_ok = true;
+  for (const auto& r : rows) {
+    all_ok = all_ok && (r.status == "yes" || r.status == "n/a");
+    if (r.status == "ERROR") {
+      fmt::print("{:<{}}  {:<{}}  {:>14}  {:>16}  {:>9}  {:>9}  {}\n", r.workload, name_width,
+                 r.kernel.substr(0, 32), kernel_width, "-", "-", "-", "-", r.status);
+      continue;
+    }
+    fmt::print("{:<{}}  {:<{}}  {:>14}  {:>16}  {:>8.1f}%  {:>8.1f}%  {}\n", r.workload, name_width,
+               r.kernel.substr(0, 32), kernel_width, r.stats.warp_instructions, r.stats.thread_instructions,
+               100.0 * r.stats.simd_utilization(), 100.0 * r.divergent_fraction, r.status);
+  }
+  fmt::print("\n{} workloads in {:.1f} s; outputs in {}\n", rows.size(), seconds, args.out.string());
+  for (const auto& r : rows) {
+    if (!r.error.empty()) fmt::print(stderr, "simtlm: error: {}: {}\n", r.workload, r.error);
+  }
+  return all_ok ? 0 : 1;
+}
+
+}  // namespace simtlm::cli

@@ -1,0 +1,31 @@
+// The subcommands of the simtlm program. Each returns the process exit code; errors are thrown as exceptions
+// and reported by sc_main.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+namespace simtlm::cli {
+
+struct RunArgs {
+  std::filesystem::path launch;
+  std::filesystem::path out;     // empty: out/<launch file stem>
+  std::filesystem::path config;  // machine description (timing mode, later); checked only
+  uint64_t budget = 0;
+  bool quiet = false;
+};
+int run_command(const RunArgs& args);
+
+struct DemoArgs {
+  std::filesystem::path workloads = "workloads";
+  std::filesystem::path out = "out";
+};
+int demo_command(const DemoArgs& args);
+
+int check_command(const std::filesystem::path& launch);
+
+// A machine description must exist and be a YAML map; the timing model that reads it comes later.
+void check_machine_config(const std::filesystem::path& path);
+
+}  // namespace simtlm::cli

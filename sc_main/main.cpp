@@ -1,0 +1,74 @@
+// Entry point of the simtlm command. SystemC's library provides main() and calls sc_main().
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <new>
+
+#include "sc_main/commands.hpp"
+
+namespace {
+
+// SystemC prints its banner from main() before sc_main() is called, so the variable must be set while
+// static objects are initialized. sc_main sets it again in case another main() calls it directly.
+const bool kBannerDisabled = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1) == 0;
+
+}  // namespace
+
+extern "C" int sc_main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  (void)kBannerDisabled;
+  CLI::App app{"simtlm: a SystemC/TLM model of a SIMT GPU core running nvcc's PTX"};
+  app.require_subcommand(1);
+
+  simtlm::cli::RunArgs run;
+  CLI::App* run_cmd =
+      app.add_subcommand("run", "Run the kernel of a launch file and write its outputs and stats.json");
+  run_cmd->add_option("--launch", run.launch, "Launch file (YAML)")->required();
+  run_cmd->add_option("--out", run.out, "Output directory (default: out/<launch file name>)");
+  run_cmd->add_option("--config", run.config,
+                      "Machine description (YAML map). Functional mode only for now: the file is checked but "
+                      "not yet used; a later version adds the timing model");
+  run_cmd->add_option("--budget", run.budget,
+                      "Thread-instruction budget (overrides the launch file's budget)");
+  run_cmd->add_flag("--quiet", run.quiet, "Print nothing but errors");
+
+  simtlm::cli::DemoArgs demo;
+  CLI::App* demo_cmd =
+      app.add_subcommand("demo", "Run every workloads/*/*.yaml functionally and print a table of statistics");
+  demo_cmd->add_option("--workloads", demo.workloads, "Directory of workloads (default: workloads)");
+  demo_cmd->add_option("--out", demo.out, "Output directory (default: out)");
+
+  std::filesystem::path check_launch;
+  CLI::App* check_cmd =
+      app.add_subcommand("check", "Validate a launch file against its PTX without running it");
+  check_cmd->add_option("--launch", check_launch, "Launch file (YAML)")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "simtlm: error: " << e.what() << "\n"
+              << "Run with --help for usage.\n";
+    return 1;
+  }
+
+  try {
+    if (*run_cmd) return simtlm::cli::run_command(run);
+    if (*demo_cmd) return simtlm::cli::demo_command(demo);
+    if (*check_cmd) return simtlm::cli::check_command(check_launch);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "simtlm: error: out of host memory\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "simtlm: error: " << e.what() << "\n";
+    return 1;
+  } catch (...) {
+    std::cerr << "simtlm: error: unexpected internal error\n";
+    return 1;
+  }
+  return 1;
+}

@@ -1,0 +1,691 @@
+// Unit tests of the PTX lexer, parser and decoder (no SystemC).
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstring>
+#include <string>
+
+#include "models/ptx/parser.hpp"
+
+namespace simtlm::ptx {
+namespace {
+
+const std::string kData = std::string(SIMTLM_SOURCE_DIR) + "/testbenches/ptx/";
+
+// Wraps instruction lines into a kernel with plenty of registers of every kind. The body starts at line 13.
+std::string kernel(const std::string& body, const std::string& module_extra = "") {
+  return ".version 9.0\n.target sm_75\n.address_size 64\n" + module_extra +
+         ".global .align 4 .b8 gbuf[64];\n"
+         ".visible .entry k(.param .u64 k_param_0)\n{\n"
+         ".reg .pred %p<4>;\n.reg .b16 %rs<4>;\n.reg .b32 %r<10>;\n.reg .f32 %f<4>;\n"
+         ".reg .b64 %rd<4>;\n.reg .f64 %fd<4>;\n" +
+         body + "\n}\n";
+}
+constexpr uint32_t kBodyLine = 13;
+
+Module parse(const std::string& body) {
+  return parse_ptx(kernel(body), "test.ptx");
+}
+
+// Decodes one instruction written inside the standard kernel.
+Instr decode_one(const std::string& text) {
+  Module module = parse(text);
+  const auto& code = module.functions.at(0).code;
+  // A body that does not end in a terminator gets an implicit ret.
+  EXPECT_TRUE(code.size() == 1 || (code.size() == 2 && code[1].op == Op::ret)) << text;
+  return code.at(0);
+}
+
+uint32_t reg_index(const Module& module, const std::string& name) {
+  const auto& regs = module.functions.at(0).regs;
+  for (uint32_t i = 0; i < regs.size(); ++i) {
+    if (regs[i].name == name) return i;
+  }
+  ADD_FAILURE() << "no register " << name;
+  return kNoReg;
+}
+
+const Symbol& symbol(const Module& module, const std::string& name) {
+  for (const Symbol& s : module.symbols) {
+    if (s.name == name) return s;
+  }
+  ADD_FAILURE() << "no symbol " << name;
+  return module.symbols.at(0);
+}
+
+// Expects a PtxError at `line` whose message contains `needle`.
+void expect_error(const std::string& text, uint32_t line, const std::string& needle) {
+  try {
+    parse_ptx(text, "bad.ptx");
+    ADD_FAILURE() << "no error for:\n" << text;
+  } catch (const PtxError& error) {
+    EXPECT_EQ(error.line(), line) << error.what();
+    EXPECT_NE(std::string(error.what()).find(needle), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("bad.ptx:" + std::to_string(line)), std::string::npos);
+  }
+}
+
+void expect_body_error(const std::string& body, uint32_t line_in_body, const std::string& needle) {
+  expect_error(kernel(body), kBodyLine + line_in_body, needle);
+}
+
+// ---- Directives and layout ---------------------------------------------------------------------------
+
+TEST(PtxParser, HandWrittenModuleDirectivesAndLayout) {
+  Module module = load_ptx_file(kData + "handwritten_forms.ptx");
+  EXPECT_EQ(module.version, "7.0");
+  EXPECT_EQ(module.target, "sm_61");
+  EXPECT_EQ(module.address_size, 64u);
+  ASSERT_EQ(module.files.size(), 3u);
+  EXPECT_EQ(module.files[1], "/tmp/forms.cu");
+  EXPECT_EQ(module.files[2], "/tmp/inc.h");
+
+  const Symbol& scalar = symbol(module, "kScalar");
+  EXPECT_EQ(scalar.space, Space::constant);
+  EXPECT_EQ(scalar.init, (std::vector<uint8_t>{5, 0, 0, 0}));
+  const Symbol& floats = symbol(module, "kFloats");
+  ASSERT_EQ(floats.init.size(), 12u);
+  uint32_t bits[3];
+  std::memcpy(bits, floats.init.data(), 12);
+  EXPECT_EQ(bits[0], 0x3F800000u);
+  EXPECT_EQ(bits[1], std::bit_cast<uint32_t>(2.5f));
+  EXPECT_EQ(bits[2], std::bit_cast<uint32_t>(-1.0f));
+  const Symbol& dbl = symbol(module, "gDouble");
+  uint64_t dbits;
+  std::memcpy(&dbits, dbl.init.data(), 8);
+  EXPECT_EQ(std::bit_cast<double>(dbits), 2.5);
+  const Symbol& ints = symbol(module, "gInts");
+  EXPECT_EQ(ints.size, 16u);
+  EXPECT_EQ(ints.init, (std::vector<uint8_t>{1, 0, 0, 0, 0xfe, 0xff, 0xff, 0xff, 0x10, 0, 0, 0, 0, 0, 0, 0}));
+  const Symbol& str = symbol(module, "$str");
+  EXPECT_EQ(str.size, 6u);
+  EXPECT_EQ(str.init, (std::vector<uint8_t>{104, 105, 0, 0, 0, 0}));
+
+  // Shared: module_shared [0,100), fn_shared aligned 8 at 104, total 116; extern at 128 (aligned to 16).
+  EXPECT_EQ(symbol(module, "module_shared").offset, 0u);
+  EXPECT_EQ(symbol(module, "fn_shared").offset, 104u);
+  EXPECT_EQ(symbol(module, "dynamic_a").offset, 128u);
+  EXPECT_EQ(symbol(module, "dynamic_b").offset, 128u);
+  EXPECT_TRUE(symbol(module, "dynamic_b").is_extern);
+  EXPECT_EQ(symbol(module, "dynamic_b").size, 0u);
+
+  ASSERT_EQ(module.functions.size(), 2u);
+  EXPECT_FALSE(module.functions[0].is_entry);  // the .weak .func
+  const Function* entry = module.find_entry("forms", nullptr);
+  ASSERT_NE(entry, nullptr);
+  const Function& f = *entry;
+  EXPECT_TRUE(f.is_entry);
+  EXPECT_EQ(f.static_shared_bytes, 116u);
+  EXPECT_EQ(f.local_bytes, 40u);
+  EXPECT_EQ(symbol(module, "__local_depot0").offset, 0u);
+  ASSERT_EQ(f.params.size(), 3u);
+  EXPECT_EQ(f.params[0].offset, 0u);
+  EXPECT_EQ(f.params[0].type, Type::u64);
+  EXPECT_EQ(f.params[1].offset, 8u);
+  EXPECT_EQ(f.params[2].offset, 16u);
+  EXPECT_EQ(f.params[2].size, 16u);
+  EXPECT_EQ(f.params[2].align, 8u);
+  EXPECT_EQ(f.param_bytes, 32u);
+  EXPECT_EQ(module.symbols[f.params[2].sym].name, "forms_param_2");
+  EXPECT_EQ(f.regs.size(), 4u + 20u + 4u + 6u + 1u);
+
+  // .loc is attached to the following instructions.
+  EXPECT_EQ(f.code[0].loc_file, 1u);
+  EXPECT_EQ(f.code[0].loc_line, 11u);
+  const Instr& vote = f.code[7];
+  EXPECT_EQ(vote.op, Op::vote);
+  EXPECT_EQ(vote.loc_file, 2u);
+  EXPECT_EQ(vote.loc_line, 20u);
+  EXPECT_EQ(vote.src[1].kind, OperandKind::imm);  // old vote without .sync: whole warp
+  EXPECT_EQ(vote.src[1].imm, 0xffffffffu);
+  const Instr& shfl = f.code[8];
+  EXPECT_EQ(shfl.sub, Sub::s_down);
+  EXPECT_EQ(shfl.ndst, 2);
+  EXPECT_EQ(shfl.src[3].imm, 0xffffffffu);
+  const Instr& bra = f.code[10];
+  EXPECT_EQ(bra.op, Op::bra);
+  EXPECT_TRUE(bra.guard_neg);
+  EXPECT_EQ(bra.target, f.labels.at("$L__BB0_2"));
+  EXPECT_EQ(f.code[bra.target].op, Op::lop3);
+  EXPECT_EQ(f.code.back().op, Op::ret);
+}
+
+TEST(PtxParser, NvccModulesParse) {
+  for (const char* name : {"nvcc_mix.ptx", "nvcc_mix2.ptx"}) {
+    Module module = load_ptx_file(kData + name);
+    EXPECT_EQ(module.version, "9.0");
+    EXPECT_GT(module.functions.size(), 3u);
+    for (const Function& f : module.functions) {
+      for (const Instr& instr : f.code) {
+        if (instr.op == Op::bra) {
+          EXPECT_LT(instr.target, f.code.size());
+        }
+      }
+    }
+  }
+}
+
+TEST(PtxParser, NvccPrintfAssertCallSequences) {
+  Module module = load_ptx_file(kData + "nvcc_mix.ptx");
+  const Function* hello = module.find_entry("hello", nullptr);
+  ASSERT_NE(hello, nullptr);
+  EXPECT_EQ(hello->name, "_Z5helloPii");
+  int calls = 0;
+  for (const Instr& instr : hello->code) {
+    if (instr.op != Op::call) continue;
+    ++calls;
+    EXPECT_TRUE(instr.flags & kUni);
+    for (int i = 0; i < instr.nsrc; ++i) {
+      ASSERT_EQ(instr.src[i].kind, OperandKind::sym_addr);
+      const Symbol& param = module.symbols[instr.src[i].sym];
+      EXPECT_TRUE(param.call_scope);
+      EXPECT_EQ(param.space, Space::param);
+      EXPECT_LE(param.offset + param.size, hello->local_bytes);
+      EXPECT_GE(param.offset, 16u);  // after the 16-byte __local_depot0
+    }
+    if (instr.sub == Sub::call_vprintf) {
+      EXPECT_EQ(instr.nsrc, 2);
+      EXPECT_EQ(instr.ndst, 1);
+    } else {
+      EXPECT_EQ(instr.sub, Sub::call_assertfail);
+      EXPECT_EQ(instr.nsrc, 4);
+      EXPECT_EQ(instr.ndst, 0);
+    }
+  }
+  EXPECT_EQ(calls, 2);
+  EXPECT_GT(hello->code.front().loc_line, 0u);
+}
+
+TEST(PtxParser, FindEntryByMangledAndUnmangledName) {
+  Module module = load_ptx_file(kData + "nvcc_mix.ptx");
+  std::string error;
+  EXPECT_NE(module.find_entry("_Z6reducePKfPfi", &error), nullptr);
+  EXPECT_NE(module.find_entry("reduce", &error), nullptr);
+  EXPECT_EQ(module.find_entry("nope", &error), nullptr);
+  EXPECT_NE(error.find("nope"), std::string::npos);
+  Module templates = load_ptx_file(kData + "nvcc_templates.ptx");
+  const Function* scale = templates.find_entry("ns::scale<float>", &error);
+  ASSERT_NE(scale, nullptr) << error;
+  EXPECT_EQ(scale->name, "_ZN2ns5scaleIfEEvPT_S1_i");
+  EXPECT_NE(templates.find_entry("ns::scale<double>", &error), nullptr);
+  const Function* by_struct = templates.find_entry("bystruct", &error);
+  ASSERT_NE(by_struct, nullptr);
+  EXPECT_EQ(by_struct->params[0].size, 24u);
+  EXPECT_EQ(by_struct->params[0].align, 8u);
+  EXPECT_EQ(by_struct->params[1].offset, 24u);
+  std::string twice =
+      ".version 9.0\n.target sm_75\n.address_size 64\n"
+      ".entry _Z1fi(.param .u32 a) { ret; }\n.entry _Z1ff(.param .f32 a) { ret; }\n";
+  Module overloaded = parse_ptx(twice, "t.ptx");
+  EXPECT_EQ(overloaded.find_entry("f", &error), nullptr);
+  EXPECT_NE(error.find("ambiguous"), std::string::npos);
+  EXPECT_NE(overloaded.find_entry("_Z1ff", &error), nullptr);
+}
+
+TEST(PtxParser, SharedLayoutSpansKernelsAndExternAliases) {
+  std::string text =
+      ".version 9.0\n.target sm_75\n.address_size 64\n"
+      ".shared .align 4 .b8 a[10];\n.extern .shared .align 16 .b8 dyn[];\n"
+      ".entry k1() { .shared .align 8 .f64 b[3]; .reg .b32 %r<2>; mov.u32 %r0, dyn; mov.u32 %r1, b; ret; }\n"
+      ".entry k2() { .local .align 4 .b8 depot[7]; .reg .b64 %rd1; mov.u64 %rd1, depot; ret; }\n";
+  Module module = parse_ptx(text, "t.ptx");
+  EXPECT_EQ(symbol(module, "a").offset, 0u);
+  EXPECT_EQ(symbol(module, "b").offset, 16u);
+  EXPECT_EQ(symbol(module, "dyn").offset, 48u);
+  EXPECT_EQ(module.functions[0].static_shared_bytes, 40u);
+  EXPECT_EQ(module.functions[1].static_shared_bytes, 40u);
+  EXPECT_EQ(module.functions[1].local_bytes, 7u);
+  const Instr& mov = module.functions[0].code[0];
+  EXPECT_EQ(mov.src[0].kind, OperandKind::sym_addr);
+  EXPECT_EQ(module.symbols[mov.src[0].sym].name, "dyn");
+}
+
+TEST(PtxParser, SkipsSectionsCommentsAndDirectivesEndingAtNewline) {
+  std::string text =
+      "// header\n.version 7.0 /* inline */\n.target sm_70, debug\n.address_size 64\n"
+      ".entry k() {\n.loc 1 3 4\nret;\n}\n"
+      ".section .debug_str\n{\n$L__info_string0:\n.b8 95,90,0\n/* } */ \"}\"\n}\n"
+      ".section .debug_abbrev { .b8 1 }\n";
+  Module module = parse_ptx(text, "t.ptx");
+  EXPECT_EQ(module.version, "7.0");
+  EXPECT_EQ(module.target, "sm_70");
+  EXPECT_EQ(module.functions[0].code.size(), 1u);
+  EXPECT_EQ(module.functions[0].code[0].line, 7u);
+}
+
+TEST(PtxParser, ExternAndWeakFunctionPrototypesAndBlockScopedNames) {
+  std::string text =
+      ".version 9.0\n.target sm_75\n.address_size 64\n"
+      ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 p0, .param .b64 p1);\n"
+      ".weak .func helper(.param .b32 x) .noreturn;\n"
+      ".visible .entry k() .reqntid 32 .maxnreg 64 {\n.reg .b64 %rd<2>;\n"
+      "{ .reg .b32 temp_param_reg; .param .b64 param0; st.param.b64 [param0+0], %rd0;\n"
+      "  .param .b64 param1; st.param.b64 [param1], 0; .param .b32 retval0;\n"
+      "  call.uni (retval0), vprintf, (param0, param1); ld.param.b32 temp_param_reg, [retval0+0]; }\n"
+      "{ .reg .b32 temp_param_reg; .param .b64 param0; st.param.b64 [param0], %rd1;\n"
+      "  .param .b64 param1; call vprintf, (param0, param1); }\nret;\n}\n";
+  Module module = parse_ptx(text, "t.ptx");
+  const Function& f = module.functions[0];
+  ASSERT_EQ(f.code.size(), 7u);
+  EXPECT_EQ(f.code[0].op, Op::st);
+  EXPECT_EQ(f.code[0].space, Space::param);
+  EXPECT_EQ(module.symbols[f.code[0].src[0].sym].name, "param0");
+  EXPECT_TRUE(module.symbols[f.code[0].src[0].sym].call_scope);
+  EXPECT_EQ(f.code[2].op, Op::call);
+  EXPECT_EQ(f.code[2].dst[0].kind, OperandKind::sym_addr);
+  EXPECT_EQ(f.code[5].op, Op::call);
+  EXPECT_FALSE(f.code[5].flags & kUni);
+  EXPECT_EQ(f.code[5].ndst, 0);
+  EXPECT_NE(f.code[4].src[0].sym, f.code[0].src[0].sym);  // second block's param0 is a new symbol
+  EXPECT_EQ(f.local_bytes, 8u + 8 + 4 + 4 /*align*/ + 8 + 8);
+}
+
+// ---- Operands ----------------------------------------------------------------------------------------
+
+TEST(PtxOperands, AllForms) {
+  Module module = parse(
+      "ld.global.u32 %r1, [%rd1+8];\n"
+      "ld.global.u32 %r1, [%rd1+-4];\n"
+      "ld.global.u32 %r1, [gbuf];\n"
+      "ld.global.u32 %r1, [gbuf+12];\n"
+      "ld.shared.u32 %r1, [256];\n"
+      "mov.u32 %r1, -7;\n"
+      "mov.u32 %r1, 0x1FU;\n"
+      "mov.f32 %f1, 0f3F800000;\n"
+      "mov.f64 %fd1, 0d3FF8000000000000;\n"
+      "mov.f32 %f1, 1.5;\n"
+      "mov.f64 %fd1, 0f3F800000;\n"
+      "mov.u32 %r1, %ctaid.y;\n"
+      "mov.u64 %rd1, gbuf;\n"
+      "mov.b64 %rd1, {%r1, %r2};\n"
+      "mov.b64 {%r1, _}, %rd1;\n"
+      "ld.param.u64 %rd2, [k_param_0];\n"
+      "mov.b32 %r3, {0, %rs1};");
+  const auto& code = module.functions[0].code;
+  EXPECT_EQ(code[0].src[0].reg, reg_index(module, "%rd1"));
+  EXPECT_EQ(code[0].src[0].imm, 8u);
+  EXPECT_EQ(code[0].src[0].sym, kNoSym);
+  EXPECT_EQ(static_cast<int64_t>(code[1].src[0].imm), -4);
+  EXPECT_EQ(code[2].src[0].reg, kNoReg);
+  EXPECT_EQ(module.symbols[code[2].src[0].sym].name, "gbuf");
+  EXPECT_EQ(code[3].src[0].imm, 12u);
+  EXPECT_EQ(code[4].src[0].reg, kNoReg);
+  EXPECT_EQ(code[4].src[0].sym, kNoSym);
+  EXPECT_EQ(code[4].src[0].imm, 256u);
+  EXPECT_EQ(static_cast<int64_t>(code[5].src[0].imm), -7);
+  EXPECT_EQ(code[6].src[0].imm, 31u);
+  EXPECT_EQ(code[7].src[0].imm, 0x3F800000u);
+  EXPECT_EQ(code[8].src[0].imm, std::bit_cast<uint64_t>(1.5));
+  EXPECT_EQ(code[9].src[0].imm, std::bit_cast<uint32_t>(1.5f));
+  EXPECT_EQ(code[10].src[0].imm, std::bit_cast<uint64_t>(1.0));  // f32 literal widened for f64
+  EXPECT_EQ(code[11].src[0].kind, OperandKind::special);
+  EXPECT_EQ(code[11].src[0].sreg, SpecialReg::ctaid_y);
+  EXPECT_EQ(code[12].src[0].kind, OperandKind::sym_addr);
+  EXPECT_EQ(code[13].src[0].kind, OperandKind::vec);
+  EXPECT_EQ(code[13].src[0].count, 2);
+  EXPECT_EQ(code[13].src[0].vregs[1], reg_index(module, "%r2"));
+  EXPECT_EQ(code[14].dst[0].kind, OperandKind::vec);
+  EXPECT_EQ(code[14].dst[0].vregs[1], kNoReg);
+  EXPECT_EQ(code[15].space, Space::param);
+  EXPECT_EQ(module.symbols[code[15].src[0].sym].name, "k_param_0");
+  // Literal inside a vector: a hidden register set by a mov just before.
+  EXPECT_EQ(code[16].op, Op::mov);
+  EXPECT_EQ(code[16].src[0].kind, OperandKind::imm);
+  EXPECT_EQ(code[17].src[0].vregs[0], code[16].dst[0].reg);
+}
+
+TEST(PtxOperands, SpecialRegisters) {
+  const char* names[] = {"%tid.x",       "%tid.y",       "%tid.z",       "%ntid.x",      "%ntid.y",
+                         "%ntid.z",      "%ctaid.x",     "%ctaid.y",     "%ctaid.z",     "%nctaid.x",
+                         "%nctaid.y",    "%nctaid.z",    "%laneid",      "%warpid",      "%nwarpid",
+                         "%smid",        "%nsmid",       "%gridid",      "%clock",       "%clock_hi",
+                         "%clock64",     "%globaltimer", "%lanemask_eq", "%lanemask_le", "%lanemask_lt",
+                         "%lanemask_ge", "%lanemask_gt"};
+  for (size_t i = 0; i < std::size(names); ++i) {
+    Instr instr = decode_one(std::string("mov.u64 %rd1, ") + names[i] + ";");
+    EXPECT_EQ(instr.src[0].kind, OperandKind::special);
+    EXPECT_EQ(static_cast<size_t>(instr.src[0].sreg), i) << names[i];
+  }
+}
+
+TEST(PtxOperands, GuardsAndLines) {
+  Module module = parse("@%p1 add.s32 %r1, %r2, 3;\n@!%p2 ret;\nexit;");
+  const auto& code = module.functions[0].code;
+  EXPECT_EQ(code[0].guard, reg_index(module, "%p1"));
+  EXPECT_FALSE(code[0].guard_neg);
+  EXPECT_EQ(code[0].line, kBodyLine);
+  EXPECT_EQ(code[1].guard, reg_index(module, "%p2"));
+  EXPECT_TRUE(code[1].guard_neg);
+  EXPECT_EQ(code[2].guard, kNoReg);
+  EXPECT_EQ(code[2].line, kBodyLine + 2);
+}
+
+// ---- Opcode families ---------------------------------------------------------------------------------
+
+TEST(PtxDecode, Arithmetic) {
+  Instr i = decode_one("add.sat.s32 %r1, %r2, %r3;");
+  EXPECT_EQ(i.op, Op::add);
+  EXPECT_EQ(i.type, Type::s32);
+  EXPECT_TRUE(i.flags & kSat);
+  EXPECT_EQ(i.ndst, 1);
+  EXPECT_EQ(i.nsrc, 2);
+  i = decode_one("sub.rz.ftz.f32 %f1, %f2, 0f40000000;");
+  EXPECT_EQ(i.rnd, Rounding::rz);
+  EXPECT_TRUE(i.flags & kFtz);
+  EXPECT_EQ(i.src[1].imm, 0x40000000u);
+  i = decode_one("mul.wide.u16 %r1, %rs1, %rs2;");
+  EXPECT_EQ(i.sub, Sub::wide);
+  EXPECT_EQ(i.type, Type::u16);
+  i = decode_one("mul.hi.u32 %r1, %r2, %r3;");
+  EXPECT_EQ(i.sub, Sub::hi);
+  i = decode_one("mad.lo.s32 %r1, %r2, %r3, %r4;");
+  EXPECT_EQ(i.op, Op::mad);
+  EXPECT_EQ(i.sub, Sub::lo);
+  EXPECT_EQ(i.nsrc, 3);
+  i = decode_one("mad.wide.s32 %rd1, %r2, 4, %rd2;");
+  EXPECT_EQ(i.sub, Sub::wide);
+  i = decode_one("mul24.lo.u32 %r1, %r2, %r3;");
+  EXPECT_EQ(i.op, Op::mul24);
+  i = decode_one("mad24.hi.s32 %r1, %r2, %r3, %r4;");
+  EXPECT_EQ(i.op, Op::mad24);
+  EXPECT_EQ(i.sub, Sub::hi);
+  i = decode_one("mul.rn.f64 %fd1, %fd2, %fd3;");
+  EXPECT_EQ(i.sub, Sub::none);
+  EXPECT_EQ(i.rnd, Rounding::rn);
+  i = decode_one("div.approx.ftz.f32 %f1, %f2, %f3;");
+  EXPECT_TRUE(i.flags & kApprox);
+  EXPECT_TRUE(i.flags & kFtz);
+  i = decode_one("div.full.f32 %f1, %f2, %f3;");
+  EXPECT_TRUE(i.flags & kFull);
+  i = decode_one("div.rn.f64 %fd1, %fd2, %fd3;");
+  EXPECT_EQ(i.rnd, Rounding::rn);
+  EXPECT_EQ(decode_one("div.s32 %r1, %r2, %r3;").op, Op::div);
+  EXPECT_EQ(decode_one("rem.u64 %rd1, %rd2, %rd3;").op, Op::rem);
+  EXPECT_EQ(decode_one("abs.ftz.f32 %f1, %f2;").nsrc, 1);
+  EXPECT_EQ(decode_one("neg.s32 %r1, %r2;").op, Op::neg);
+  EXPECT_EQ(decode_one("min.u32 %r1, %r2, %r3;").op, Op::min);
+  EXPECT_EQ(decode_one("max.ftz.f32 %f1, %f2, %f3;").op, Op::max);
+  i = decode_one("fma.rm.f64 %fd1, %fd2, %fd3, 0d3FF0000000000000;");
+  EXPECT_EQ(i.op, Op::fma);
+  EXPECT_EQ(i.rnd, Rounding::rm);
+  EXPECT_EQ(i.nsrc, 3);
+  EXPECT_EQ(decode_one("copysign.f32 %f1, %f2, %f3;").op, Op::copysign);
+  EXPECT_EQ(decode_one("sad.u32 %r1, %r2, %r3, %r4;").nsrc, 3);
+}
+
+TEST(PtxDecode, LogicAndBits) {
+  EXPECT_EQ(decode_one("and.pred %p1, %p2, %p3;").type, Type::pred);
+  EXPECT_EQ(decode_one("or.b32 %r1, %r2, 1;").op, Op::or_);
+  EXPECT_EQ(decode_one("xor.b64 %rd1, %rd2, %rd3;").op, Op::xor_);
+  EXPECT_EQ(decode_one("not.b32 %r1, %r2;").op, Op::not_);
+  EXPECT_EQ(decode_one("cnot.b32 %r1, %r2;").op, Op::cnot);
+  EXPECT_EQ(decode_one("shl.b64 %rd1, %rd2, 3;").op, Op::shl);
+  EXPECT_EQ(decode_one("shr.s32 %r1, %r2, %r3;").type, Type::s32);
+  Instr i = decode_one("shf.l.wrap.b32 %r1, %r2, %r3, %r4;");
+  EXPECT_EQ(i.sub, Sub::shf_l);
+  EXPECT_TRUE(i.flags & kWrap);
+  i = decode_one("shf.r.clamp.b32 %r1, %r2, %r3, 5;");
+  EXPECT_EQ(i.sub, Sub::shf_r);
+  EXPECT_TRUE(i.flags & kClamp);
+  EXPECT_EQ(decode_one("popc.b64 %r1, %rd1;").op, Op::popc);
+  EXPECT_EQ(decode_one("clz.b32 %r1, %r2;").op, Op::clz);
+  EXPECT_TRUE(decode_one("bfind.shiftamt.u32 %r1, %r2;").flags & kShiftAmt);
+  EXPECT_EQ(decode_one("brev.b32 %r1, %r2;").op, Op::brev);
+  i = decode_one("bfe.u32 %r1, %r2, 8, 4;");
+  EXPECT_EQ(i.nsrc, 3);
+  EXPECT_EQ(i.src[2].imm, 4u);
+  i = decode_one("bfi.b32 %r1, %r2, %r3, 8, 4;");
+  EXPECT_EQ(i.nsrc, 4);
+  EXPECT_EQ(i.src[3].imm, 4u);
+  i = decode_one("prmt.b32 %r1, %r2, %r3, 0x3210;");
+  EXPECT_EQ(i.sub, Sub::none);
+  EXPECT_EQ(decode_one("prmt.b32.rc16 %r1, %r2, %r3, %r4;").sub, Sub::prmt_rc16);
+  EXPECT_EQ(decode_one("prmt.b32.ecl %r1, %r2, %r3, %r4;").sub, Sub::prmt_ecl);
+  i = decode_one("lop3.b32 %r1, %r2, %r3, %r4, 0xE8;");
+  EXPECT_EQ(i.nsrc, 4);
+  EXPECT_EQ(i.src[3].imm, 0xE8u);
+}
+
+TEST(PtxDecode, CompareAndSelect) {
+  const char* cmps[] = {"eq", "ne",  "lt",  "le",  "gt",  "ge",  "lo",  "ls",  "hi",
+                        "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
+  for (size_t c = 0; c < std::size(cmps); ++c) {
+    bool is_float = c >= 10 || c < 6;
+    std::string type = is_float ? "f32 %p1, %f1, %f2;" : "u32 %p1, %r1, %r2;";
+    Instr i = decode_one(std::string("setp.") + cmps[c] + "." + type);
+    EXPECT_EQ(static_cast<size_t>(i.cmp), c) << cmps[c];
+  }
+  Instr i = decode_one("setp.lt.or.ftz.f32 %p1|%p2, %f1, 0f00000000, !%p3;");
+  EXPECT_EQ(i.bop, BoolOp::or_);
+  EXPECT_TRUE(i.flags & kFtz);
+  EXPECT_EQ(i.ndst, 2);
+  EXPECT_EQ(i.nsrc, 3);
+  EXPECT_TRUE(i.src[2].negate);
+  EXPECT_EQ(decode_one("setp.ne.xor.s32 %p1, %r1, 0, %p2;").bop, BoolOp::xor_);
+  i = decode_one("selp.b32 %r1, %r2, 7, %p1;");
+  EXPECT_EQ(i.nsrc, 3);
+  EXPECT_EQ(i.src[2].kind, OperandKind::reg);
+  i = decode_one("slct.ftz.s32.f32 %r1, %r2, %r3, %f1;");
+  EXPECT_EQ(i.type, Type::s32);
+  EXPECT_EQ(i.type2, Type::f32);
+  EXPECT_EQ(decode_one("testp.notanumber.f64 %p1, %fd1;").sub, Sub::testp_notanumber);
+  EXPECT_EQ(decode_one("testp.subnormal.f32 %p1, %f1;").sub, Sub::testp_subnormal);
+}
+
+TEST(PtxDecode, Conversions) {
+  Instr i = decode_one("cvt.rn.f32.s32 %f1, %r1;");
+  EXPECT_EQ(i.type, Type::f32);
+  EXPECT_EQ(i.type2, Type::s32);
+  EXPECT_EQ(i.rnd, Rounding::rn);
+  const char* roundings[] = {"rn", "rz", "rm", "rp"};
+  for (const char* r : roundings)
+    EXPECT_NE(decode_one(std::string("cvt.") + r + ".f32.f64 %f1, %fd1;").rnd, Rounding::none);
+  const char* int_roundings[] = {"rni", "rzi", "rmi", "rpi"};
+  for (size_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(decode_one(std::string("cvt.") + int_roundings[k] + ".s32.f32 %r1, %f1;").rnd,
+              static_cast<Rounding>(static_cast<int>(Rounding::rni) + k));
+  }
+  i = decode_one("cvt.rzi.ftz.sat.u8.f32 %rs1, %f1;");
+  EXPECT_TRUE(i.flags & kFtz);
+  EXPECT_TRUE(i.flags & kSat);
+  EXPECT_EQ(decode_one("cvt.f32.f16 %f1, %rs1;").type2, Type::f16);
+  EXPECT_EQ(decode_one("cvt.rn.bf16.f32 %rs1, %f1;").type, Type::bf16);
+  EXPECT_EQ(decode_one("cvt.u64.u32 %rd1, %r1;").type2, Type::u32);
+  i = decode_one("cvt.rn.f16x2.f32 %r1, %f1, %f2;");
+  EXPECT_EQ(i.nsrc, 2);
+  i = decode_one("cvta.to.global.u64 %rd1, %rd2;");
+  EXPECT_EQ(i.sub, Sub::to_space);
+  EXPECT_EQ(i.space, Space::global);
+  i = decode_one("cvta.shared.u32 %r1, %r2;");
+  EXPECT_EQ(i.sub, Sub::from_space);
+  EXPECT_EQ(i.space, Space::shared);
+  EXPECT_EQ(decode_one("cvta.local.u64 %rd1, %rd2;").space, Space::local);
+  EXPECT_EQ(decode_one("cvta.const.u64 %rd1, gbuf;").src[0].kind, OperandKind::sym_addr);
+  EXPECT_EQ(decode_one("cvta.to.param.u64 %rd1, %rd2;").space, Space::param);
+  // Half-precision immediates are converted to the operand's type.
+  EXPECT_EQ(decode_one("mov.f16 %rs1, 0f3F800000;").src[0].imm, 0x3C00u);
+}
+
+TEST(PtxDecode, Memory) {
+  Instr i = decode_one("ld.u32 %r1, [%rd1];");
+  EXPECT_EQ(i.space, Space::generic);
+  i = decode_one("ld.global.nc.L1::no_allocate.v2.f32 {%f1, %f2}, [%rd1+8];");
+  EXPECT_EQ(i.space, Space::global);
+  EXPECT_TRUE(i.flags & kNc);
+  EXPECT_EQ(i.vec, 2);
+  EXPECT_EQ(i.dst[0].count, 2);
+  i = decode_one("ld.volatile.shared.v4.u32 {%r1, %r2, _, %r4}, [%r5];");
+  EXPECT_TRUE(i.flags & kVolatile);
+  EXPECT_EQ(i.vec, 4);
+  EXPECT_EQ(decode_one("ld.relaxed.gpu.global.u32 %r1, [%rd1];").space, Space::global);
+  EXPECT_EQ(decode_one("ld.acquire.sys.u32 %r1, [%rd1];").space, Space::generic);
+  EXPECT_EQ(decode_one("ld.global.cg.u32 %r1, [%rd1];").space, Space::global);
+  EXPECT_EQ(decode_one("ld.local.u64 %rd1, [%rd2];").space, Space::local);
+  EXPECT_EQ(decode_one("ld.const.u32 %r1, [gbuf];").space, Space::constant);
+  i = decode_one("st.global.cs.v2.u32 [%rd1], {%r1, %r2};");
+  EXPECT_EQ(i.op, Op::st);
+  EXPECT_EQ(i.src[0].kind, OperandKind::mem);
+  EXPECT_EQ(i.src[1].kind, OperandKind::vec);
+  EXPECT_EQ(decode_one("st.release.cta.shared.u32 [%r1], 5;").src[1].imm, 5u);
+  i = decode_one("atom.global.cas.b64 %rd1, [%rd2], %rd3, 4;");
+  EXPECT_EQ(i.sub, Sub::a_cas);
+  EXPECT_EQ(i.nsrc, 3);
+  const char* ops[] = {"add", "min", "max", "inc", "dec", "exch", "and", "or", "xor"};
+  for (const char* op : ops) {
+    i = decode_one(std::string("atom.shared.") + op + ".u32 %r1, [%r2], %r3;");
+    EXPECT_EQ(i.op, Op::atom);
+    EXPECT_EQ(i.space, Space::shared);
+    EXPECT_NE(i.sub, Sub::none);
+  }
+  i = decode_one("atom.add.f32 %f1, [%rd1], 0f3F800000;");
+  EXPECT_EQ(i.space, Space::generic);
+  EXPECT_EQ(i.src[1].imm, 0x3F800000u);
+  i = decode_one("red.relaxed.gpu.global.add.u64 [%rd1], %rd2;");
+  EXPECT_EQ(i.op, Op::red);
+  EXPECT_EQ(i.ndst, 0);
+  EXPECT_EQ(i.nsrc, 2);
+}
+
+TEST(PtxDecode, ControlAndWarp) {
+  Module module = parse("$L0:\nbra.uni $L0;\n@%p1 bra $L1;\n$L1:\nret;");
+  EXPECT_TRUE(module.functions[0].code[0].flags & kUni);
+  EXPECT_EQ(module.functions[0].code[0].target, 0u);
+  EXPECT_EQ(module.functions[0].code[1].target, 2u);
+  Module tail = parse("@%p1 bra $L_end;\nadd.s32 %r1, %r1, 1;\n$L_end:");
+  ASSERT_EQ(tail.functions[0].code.size(), 3u);  // an implicit ret keeps the branch target valid
+  EXPECT_EQ(tail.functions[0].code[2].op, Op::ret);
+  EXPECT_EQ(tail.functions[0].code[0].target, 2u);
+  EXPECT_EQ(decode_one("exit;").op, Op::exit);
+  EXPECT_EQ(decode_one("trap;").op, Op::trap);
+  Instr i = decode_one("bar.sync 0;");
+  EXPECT_EQ(i.sub, Sub::bar_sync);
+  EXPECT_EQ(i.nsrc, 1);
+  i = decode_one("barrier.sync.aligned 1, %r1;");
+  EXPECT_EQ(i.sub, Sub::bar_sync);
+  EXPECT_EQ(i.nsrc, 2);
+  EXPECT_TRUE(i.flags & kAligned);
+  EXPECT_EQ(decode_one("bar.cta.sync 0;").sub, Sub::bar_sync);
+  EXPECT_EQ(decode_one("barrier.sync %r1;").sub, Sub::bar_sync);
+  EXPECT_EQ(decode_one("bar.arrive 1, 64;").sub, Sub::bar_arrive);
+  i = decode_one("bar.red.and.pred %p1, 0, !%p2;");
+  EXPECT_EQ(i.sub, Sub::bar_red_and);
+  EXPECT_EQ(i.ndst, 1);
+  EXPECT_EQ(i.nsrc, 3);
+  EXPECT_TRUE(i.src[2].negate);
+  EXPECT_EQ(decode_one("bar.red.or.pred %p1, 0, 64, %p2;").src[1].imm, 64u);
+  EXPECT_EQ(decode_one("bar.red.popc.u32 %r1, 0, %p2;").sub, Sub::bar_red_popc);
+  i = decode_one("bar.warp.sync -1;");
+  EXPECT_EQ(i.op, Op::bar_warp);
+  EXPECT_EQ(i.src[0].imm, ~0ull);
+  i = decode_one("vote.sync.ballot.b32 %r1, %p1, -1;");
+  EXPECT_EQ(i.sub, Sub::v_ballot);
+  EXPECT_EQ(i.nsrc, 2);
+  EXPECT_EQ(decode_one("vote.sync.any.pred %p1, !%p2, %r1;").src[0].negate, true);
+  EXPECT_EQ(decode_one("vote.sync.all.pred %p1, %p2, -1;").sub, Sub::v_all);
+  EXPECT_EQ(decode_one("vote.sync.uni.pred %p1, %p2, -1;").sub, Sub::v_uni);
+  EXPECT_EQ(decode_one("vote.any.pred %p1, %p2;").src[1].imm, 0xffffffffu);
+  i = decode_one("shfl.sync.bfly.b32 %r1|%p1, %r2, 4, 31, -1;");
+  EXPECT_EQ(i.sub, Sub::s_bfly);
+  EXPECT_EQ(i.ndst, 2);
+  EXPECT_EQ(i.nsrc, 4);
+  EXPECT_EQ(decode_one("shfl.sync.idx.b32 %r1, %r2, 0, 31, %r3;").sub, Sub::s_idx);
+  EXPECT_EQ(decode_one("shfl.sync.up.b32 %r1, %r2, 1, 0, -1;").sub, Sub::s_up);
+  EXPECT_EQ(decode_one("shfl.idx.b32 %r1, %r2, 1, 31;").src[3].imm, 0xffffffffu);
+  EXPECT_EQ(decode_one("activemask.b32 %r1;").op, Op::activemask);
+  EXPECT_EQ(decode_one("membar.gl;").op, Op::membar);
+  EXPECT_EQ(decode_one("membar.cta;").op, Op::membar);
+  EXPECT_EQ(decode_one("fence.sc.sys;").op, Op::membar);
+}
+
+TEST(PtxDecode, SpecialFunctions) {
+  Instr i = decode_one("sqrt.rn.f32 %f1, %f2;");
+  EXPECT_EQ(i.op, Op::sqrt);
+  EXPECT_EQ(i.rnd, Rounding::rn);
+  EXPECT_TRUE(decode_one("rsqrt.approx.ftz.f64 %fd1, %fd2;").flags & kApprox);
+  EXPECT_EQ(decode_one("rcp.rn.f64 %fd1, %fd2;").op, Op::rcp);
+  EXPECT_EQ(decode_one("ex2.approx.ftz.f32 %f1, %f2;").op, Op::ex2);
+  EXPECT_EQ(decode_one("lg2.approx.f32 %f1, %f2;").op, Op::lg2);
+  EXPECT_EQ(decode_one("sin.approx.f32 %f1, %f2;").op, Op::sin);
+  EXPECT_EQ(decode_one("cos.approx.ftz.f32 %f1, %f2;").op, Op::cos);
+  EXPECT_EQ(decode_one("tanh.approx.f32 %f1, %f2;").op, Op::tanh);
+}
+
+// ---- Errors ------------------------------------------------------------------------------------------
+
+TEST(PtxErrors, MalformedInputReportsLine) {
+  expect_body_error("add.s32 %r1, %r2, %r3;\n.bogus 3;", 1, "unknown or unsupported directive");
+  expect_body_error("add.s32 %r1, %r2, %r3\nret;", 0, "missing ';'");
+  expect_body_error("ret;\nadd.s32 %r1, [%r2], %r3;", 1, "bad operand");
+  expect_body_error("ret;\nadd.s32 %r1, %r2, %r99;", 1, "undeclared register %r99");
+  expect_body_error("ret;\nret;\nbra $L__nowhere;", 2, "undefined label $L__nowhere");
+  expect_body_error("ld.global.u32 %r1, [nosuch];", 0, "undefined symbol nosuch");
+  expect_body_error("mov.u64 %rd1, nosuch;\nret;", 0, "undefined symbol");
+  expect_body_error("ret;\nadd.s32 %r1, %r2;", 1, "wrong operand count");
+  expect_body_error("ret;\n@%r1 ret;", 1, "not a predicate");
+  expect_body_error("ret;\nmov.u32 %r1, #;", 1, "unexpected character");
+  expect_body_error("ret;\nld.global.v2.u32 %r1, [%rd1];", 1, "vector destination");
+  expect_body_error(".reg .b32 %r1;", 0, "redeclaration");
+  expect_error(".version 9.0\n.target sm_75\n.entry k()\n{\nret;\n{\nret;\n}\n", 4, "unterminated block");
+  expect_error(".version 9.0\n.foo\n", 2, "unknown or unsupported directive");
+  expect_error(".version 9.0\n/* never closed\n", 2, "unterminated /* comment");
+  expect_error(".version 9.0\n.section .debug_str {\n.b8 1\n", 2, "unterminated .section");
+  expect_error(".version 9.0\n.global .u32 x = {1, 2};\n", 2, "too many initializers");
+}
+
+TEST(PtxErrors, UnsupportedInstructionsAreLoadTimeErrors) {
+  expect_body_error("ret;\nadd.cc.u32 %r1, %r2, %r3;", 1, "carry-chain");
+  expect_body_error("ret;\naddc.u32 %r1, %r2, %r3;", 1, "unsupported instruction 'addc.u32'");
+  expect_body_error("ret;\nmadc.hi.u32 %r1, %r2, %r3, %r4;", 1, "unsupported instruction");
+  expect_body_error("ret;\ntex.2d.v4.f32.f32 {%f1,%f2,%f3,%f0}, [%rd1, {%f1, %f2}];", 1,
+                    "unsupported instruction 'tex.2d");
+  expect_body_error("ret;\nvabsdiff4.u32.u32.u32 %r1, %r2, %r3, %r4;", 1, "unsupported instruction");
+  expect_body_error("ret;\nadd.e4m3.u32 %r1, %r2, %r3;", 1, "unsupported modifier .e4m3");
+  expect_body_error("ret;\nld.global.b128 %rd1, [%rd1];", 1, ".b128 is not supported");
+  expect_body_error("ret;\natom.local.add.u32 %r1, [%rd1], 1;", 1, "atomics on .local are not supported");
+  expect_body_error("ret;\nmul.u32 %r1, %r2, %r3;", 1, "needs .lo, .hi or .wide");
+  expect_body_error("ret;\nld.shared::cluster.u32 %r1, [%r2];", 1, "unsupported modifier");
+  // Error text carries the offending instruction.
+  try {
+    parse(" ret;\n  set.nan.f16.f16 %rs1, %rs2, %rs3;");
+    ADD_FAILURE();
+  } catch (const PtxError& error) {
+    EXPECT_NE(std::string(error.what()).find("\n    set.nan.f16.f16 %rs1, %rs2, %rs3;"), std::string::npos)
+        << error.what();
+    EXPECT_EQ(error.file(), "test.ptx");
+  }
+  std::string call_other =
+      ".version 9.0\n.target sm_75\n.address_size 64\n.func helper(.param .b32 x) { ret; }\n"
+      ".entry k() {\n{ .param .b32 param0;\ncall.uni helper, (param0);\n}\nret;\n}\n";
+  expect_error(call_other, 7, "call to .func helper is not supported");
+  expect_error(".version 9.0\n.target sm_75\n.entry k() {\n{ .param .b32 p;\ncall.uni nothere, (p);\n}\n}\n",
+               5, "undeclared function");
+}
+
+TEST(PtxErrors, IndirectCallsAndUnsupportedDeclarations) {
+  expect_body_error("ret;\n{ .param .b32 p;\ncall.uni (p), %rd1, (p), proto;\n}", 2, "indirect calls");
+  expect_body_error("ret;\nmov.u32 %r1, %dynamic_smem_size;", 1, "undeclared register %dynamic_smem_size");
+  expect_error(".version 9.0\n.global .texref tex;\n", 2, "unsupported type '.texref'");
+  expect_error(".version 9.0\n.global .u64 p = generic(gbuf);\n", 2, "address initializers");
+  expect_error(".version 9.0\n.entry k() { .param .b32 x; ret; }\n", 2, "call block");
+}
+
+TEST(PtxErrors, MissingFile) {
+  EXPECT_THROW(load_ptx_file("/nonexistent/file.ptx"), PtxError);
+}
+
+TEST(PtxIr, NamesAndTypeTraits) {
+  EXPECT_EQ(type_bits(Type::pred), 1u);
+  EXPECT_EQ(type_bits(Type::f16x2), 32u);
+  EXPECT_EQ(type_bits(Type::b128), 128u);
+  EXPECT_TRUE(type_is_signed(Type::s8));
+  EXPECT_FALSE(type_is_signed(Type::u64));
+  EXPECT_TRUE(type_is_float(Type::bf16));
+  EXPECT_FALSE(type_is_float(Type::b32));
+  EXPECT_STREQ(type_name(Type::bf16x2), "bf16x2");
+  EXPECT_STREQ(space_name(Space::constant), "const");
+  EXPECT_STREQ(op_name(Op::tanh), "tanh");
+  EXPECT_STREQ(op_name(Op::and_), "and");
+}
+
+}  // namespace
+}  // namespace simtlm::ptx

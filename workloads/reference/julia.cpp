@@ -1,0 +1,22 @@
+// Reference of workloads/julia: escape counts (as u8) of z0 = pixel for the fixed c.
+#include "workloads/reference/escape_time.hpp"
+#include "workloads/reference/suite.hpp"
+
+namespace simtlm::workloads {
+
+void julia(const launch::Launch& launch, Buffers& buffers) {
+  uint8_t* iterations = param_buffer<uint8_t>(launch, buffers, 0);
+  const int width = static_cast<int>(param_int(launch, 1));
+  const int height = static_cast<int>(param_int(launch, 2));
+  const int max_iterations = static_cast<int>(param_int(launch, 3));
+  const float x_origin = param_f32(launch, 4), y_origin = param_f32(launch, 5), step = param_f32(launch, 6);
+  const Complex c{param_f32(launch, 7), param_f32(launch, 8)};
+  for (int y = 0; y < height; ++y) {
+    for (int x = 0; x < width; ++x) {
+      const Complex z{to_plane(x_origin, x, step), to_plane(y_origin, y, step)};
+      iterations[y * width + x] = static_cast<uint8_t>(escape_count(z, c, max_iterations));
+    }
+  }
+}
+
+}  // namespace simtlm::workloads

@@ -1,0 +1,23 @@
+// Reference of workloads/reduction: the same interleaved tree as the kernel, level by level, so
+// the float sums round identically.
+#include <vector>
+
+#include "workloads/reference/suite.hpp"
+
+namespace simtlm::workloads {
+
+void reduction(const launch::Launch& launch, Buffers& buffers) {
+  const float* input = param_buffer<float>(launch, buffers, 0);
+  float* block_sums = param_buffer<float>(launch, buffers, 1);
+  const uint32_t block = launch.block.x;
+  std::vector<float> partial(block);
+  for (uint32_t cta = 0; cta < launch.grid.x; ++cta) {
+    partial.assign(input + cta * block, input + (cta + 1) * block);
+    for (uint32_t stride = 1; stride < block; stride *= 2) {
+      for (uint32_t tid = 0; tid < block; tid += 2 * stride) partial[tid] += partial[tid + stride];
+    }
+    block_sums[cta] = partial[0];
+  }
+}
+
+}  // namespace simtlm::workloads
