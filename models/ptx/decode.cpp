@@ -484,8 +484,52 @@ void apply_modifiers(std::string_view opcode, std::string_view base, uint32_t al
 
 // --- Per-family operand layout ------------------------------------------------------------------------
 
+bool is_half_type(Type t) {
+  return t == Type::f16 || t == Type::bf16 || t == Type::f16x2 || t == Type::bf16x2;
+}
+bool is_packed_type(Type t) {
+  return t == Type::f16x2 || t == Type::bf16x2;
+}
+
+// The functional model computes in f32 and f64; half-precision values may be moved, loaded, stored, compared
+// and converted, but arithmetic on them is refused here so it is never discovered halfway through a run.
+bool is_float_arithmetic(Op op) {
+  switch (op) {
+    case Op::add:
+    case Op::sub:
+    case Op::mul:
+    case Op::mad:
+    case Op::fma:
+    case Op::div:
+    case Op::abs:
+    case Op::neg:
+    case Op::min:
+    case Op::max:
+    case Op::copysign:
+    case Op::sqrt:
+    case Op::rsqrt:
+    case Op::rcp:
+    case Op::ex2:
+    case Op::lg2:
+    case Op::sin:
+    case Op::cos:
+    case Op::tanh:
+    case Op::testp:
+      return true;
+    default:
+      return false;
+  }
+}
+
 void check_supported_type(const Instr& instr, std::string_view opcode) {
   if (instr.type == Type::b128) fail("type .b128 is not supported in " + quoted(opcode));
+  if (is_float_arithmetic(instr.op) && is_half_type(instr.type)) {
+    fail("half-precision arithmetic is not supported (f32 and f64 are): " + quoted(opcode));
+  }
+  if ((instr.op == Op::cvt || instr.op == Op::setp) &&
+      (is_packed_type(instr.type) || is_packed_type(instr.type2))) {
+    fail("packed f16x2/bf16x2 types are not supported in " + quoted(opcode));
+  }
 }
 
 void decode_operands(std::string_view opcode, std::vector<ParsedOperand>& ops, Instr& instr) {

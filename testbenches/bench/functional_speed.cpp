@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/launch/session.hpp"
+#include "workloads/reference/reference.hpp"
 
 namespace fs = std::filesystem;
 using namespace simtlm;
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
     try {
       launch::SessionOptions options;
       options.capture_printf = true;
+      options.find_reference = workloads::find_reference;
       launch::Session session(launch::load_launch(path), options);
       double best = 1e30;
       uint64_t threads = 0;

@@ -667,11 +667,42 @@ TEST(RunnerPtx, BarRedReducesOverTheArrivingThreads) {
 }
 )",
               Dim3{1, 1, 1}, Dim3{70, 1, 1}, 70);
-  const std::string e = l.error();
-  if (e.find("not supported") != std::string::npos) GTEST_SKIP() << "executor: " << e;
-  ASSERT_EQ(e, "");
+  ASSERT_EQ(l.error(), "");
   std::vector<uint32_t> got = l.result();
   for (uint32_t t = 0; t < 70; ++t) EXPECT_EQ(got[t], 24u + 2000u) << t;  // 24 multiples of 3 below 70
+}
+
+TEST(RunnerPtx, CtasRunInLinearOrderWithXFastest) {
+  // Thread 0 of each CTA stores ctaid.x + 10 * ctaid.y + 100 * smid + 1000 * clock at out[linear CTA id].
+  PtxLaunch l(R"(
+.visible .entry order(.param .u64 out)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<4>;
+  mov.u32 %r9, %clock;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ctaid.y;
+  mov.u32 %r3, %nctaid.x;
+  mad.lo.s32 %r4, %r2, %r3, %r1;
+  mov.u32 %r5, %smid;
+  mad.lo.s32 %r6, %r2, 10, %r1;
+  mad.lo.s32 %r6, %r5, 100, %r6;
+  mad.lo.s32 %r6, %r9, 1000, %r6;
+  mul.wide.u32 %rd3, %r4, 4;
+  add.s64 %rd3, %rd2, %rd3;
+  st.global.u32 [%rd3], %r6;
+  ret;
+}
+)",
+              Dim3{2, 3, 1}, Dim3{1, 1, 1}, 6);
+  l.launch.nsm = 4;
+  RunStats s = l.run();
+  ASSERT_EQ(s.warp_instructions, 6u * 15);
+  std::vector<uint32_t> got = l.result();
+  for (uint32_t id = 0; id < 6; ++id)
+    EXPECT_EQ(got[id], id % 2 + 10 * (id / 2) + 100 * (id % 4) + 1000 * 15 * id) << id;
 }
 
 TEST(RunnerPtx, DivergentBarrierDeadlockNamesTheSourceLine) {
