@@ -21,8 +21,9 @@ class LaunchError : public std::runtime_error {
 
 struct BufferInit {
   enum class Kind { zeros, value, random_uniform, random_normal, sequence, file } kind = Kind::zeros;
-  double a = 0, b = 0;             // value: a; uniform: [min=a, max=b]; normal: mean=a, stddev=b; sequence: start=a, step=b
-  std::filesystem::path file;      // .bin, .npy or binary .pgm
+  double a = 0,
+         b = 0;  // value: a; uniform: [min=a, max=b]; normal: mean=a, stddev=b; sequence: start=a, step=b
+  std::filesystem::path file;  // .bin, .npy or binary .pgm
 };
 
 struct BufferSpec {
@@ -62,7 +63,7 @@ struct Launch {
   std::vector<std::string> images;  // outputs also written as .pgm/.png (image: {width, height} in the spec)
   std::map<std::string, std::pair<uint32_t, uint32_t>> image_shape;  // buffer -> (width, height)
   std::vector<ExpectSpec> expect;
-  std::string reference;  // name of the host reference in workloads/reference (optional)
+  std::string reference;            // name of the host reference in workloads/reference (optional)
   uint64_t instruction_budget = 0;  // 0 = default
 };
 

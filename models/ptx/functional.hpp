@@ -34,8 +34,8 @@ struct LaunchContext {
   const Function* kernel = nullptr;
   Dim3 grid, block;
   uint32_t dynamic_shared_bytes = 0;
-  std::vector<uint8_t> param_buffer;  // the kernel's .param block, laid out per Function::params
-  GlobalMemory* global = nullptr;     // global and const variables and buffers
+  std::vector<uint8_t> param_buffer;     // the kernel's .param block, laid out per Function::params
+  GlobalMemory* global = nullptr;        // global and const variables and buffers
   std::vector<uint64_t> symbol_address;  // per Module::symbols: global/const absolute address (0 for others)
   uint32_t nsm = 1;
   std::string* printf_sink = nullptr;  // vprintf output goes here (nullptr: stdout)
@@ -67,18 +67,19 @@ struct MemAccess {
   uint8_t bytes = 0;          // bytes per lane per element (vectors: element size * vec)
   bool is_store = false;
   bool is_atomic = false;
-  std::array<uint64_t, kWarpSize> addr;  // per lane, valid only for lanes in WarpStep::active (not cleared: hot path)
+  std::array<uint64_t, kWarpSize>
+      addr;  // per lane, valid only for lanes in WarpStep::active (not cleared: hot path)
 };
 
 struct WarpStep {
   StepKind kind = StepKind::normal;
-  LaneMask active = 0;  // lanes that executed (mask & guard)
-  LaneMask taken = 0;   // branch: lanes that take it (guard true); the others fall through
-  uint32_t target = kNoTarget;  // branch target PC
+  LaneMask active = 0;              // lanes that executed (mask & guard)
+  LaneMask taken = 0;               // branch: lanes that take it (guard true); the others fall through
+  uint32_t target = kNoTarget;      // branch target PC
   bool barrier_all_threads = true;  // bar.sync with no count operand
   uint32_t barrier_id = 0;
-  uint32_t barrier_count = 0;       // thread count operand (0 = all threads of the CTA)
-  MemAccess mem;                    // kind == memory
+  uint32_t barrier_count = 0;  // thread count operand (0 = all threads of the CTA)
+  MemAccess mem;               // kind == memory
 };
 
 class Executor {

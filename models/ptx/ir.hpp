@@ -14,11 +14,27 @@ inline constexpr uint32_t kNoSym = 0xffffffffu;
 inline constexpr uint32_t kNoTarget = 0xffffffffu;
 
 enum class Type : uint8_t {
-  none, pred,
-  b8, b16, b32, b64, b128,
-  u8, u16, u32, u64,
-  s8, s16, s32, s64,
-  f16, f16x2, bf16, bf16x2, f32, f64,
+  none,
+  pred,
+  b8,
+  b16,
+  b32,
+  b64,
+  b128,
+  u8,
+  u16,
+  u32,
+  u64,
+  s8,
+  s16,
+  s32,
+  s64,
+  f16,
+  f16x2,
+  bf16,
+  bf16x2,
+  f32,
+  f64,
 };
 unsigned type_bits(Type t);  // pred = 1
 bool type_is_signed(Type t);
@@ -30,19 +46,74 @@ const char* space_name(Space s);
 
 enum class Op : uint8_t {
   // control
-  bra, ret, exit, trap, call, bar, bar_warp, vote, shfl, activemask, membar, nop,
+  bra,
+  ret,
+  exit,
+  trap,
+  call,
+  bar,
+  bar_warp,
+  vote,
+  shfl,
+  activemask,
+  membar,
+  nop,
   // integer / float arithmetic
-  add, sub, mul, mad, mul24, mad24, div, rem, abs, neg, min, max, fma, copysign, sad,
+  add,
+  sub,
+  mul,
+  mad,
+  mul24,
+  mad24,
+  div,
+  rem,
+  abs,
+  neg,
+  min,
+  max,
+  fma,
+  copysign,
+  sad,
   // logic and bits
-  and_, or_, xor_, not_, cnot, shl, shr, shf, popc, clz, bfind, brev, bfe, bfi, prmt, lop3,
+  and_,
+  or_,
+  xor_,
+  not_,
+  cnot,
+  shl,
+  shr,
+  shf,
+  popc,
+  clz,
+  bfind,
+  brev,
+  bfe,
+  bfi,
+  prmt,
+  lop3,
   // compare and select
-  setp, selp, slct, testp,
+  setp,
+  selp,
+  slct,
+  testp,
   // moves and conversions
-  mov, cvt, cvta,
+  mov,
+  cvt,
+  cvta,
   // memory
-  ld, st, atom, red,
+  ld,
+  st,
+  atom,
+  red,
   // special functions
-  sqrt, rsqrt, rcp, ex2, lg2, sin, cos, tanh,
+  sqrt,
+  rsqrt,
+  rcp,
+  ex2,
+  lg2,
+  sin,
+  cos,
+  tanh,
   count_
 };
 const char* op_name(Op op);
@@ -56,16 +127,50 @@ enum class BoolOp : uint8_t { none, and_, or_, xor_ };
 // Instruction-specific sub-operation, one field reused by several opcodes.
 enum class Sub : uint8_t {
   none,
-  lo, hi, wide,                                   // mul, mad, mul24, mad24
-  a_add, a_min, a_max, a_inc, a_dec, a_cas, a_exch, a_and, a_or, a_xor,  // atom, red
-  v_ballot, v_any, v_all, v_uni,                  // vote
-  s_up, s_down, s_bfly, s_idx,                    // shfl
-  to_space, from_space,                           // cvta (.to.global = to_space)
-  shf_l, shf_r,                                   // shf direction
-  bar_sync, bar_arrive, bar_red_popc, bar_red_and, bar_red_or,  // bar
-  call_vprintf, call_assertfail,                  // call targets we support
-  prmt_f4e, prmt_b4e, prmt_rc8, prmt_ecl, prmt_ecr, prmt_rc16,  // prmt modes (none = default)
-  testp_finite, testp_infinite, testp_number, testp_notanumber, testp_normal, testp_subnormal,
+  lo,
+  hi,
+  wide,  // mul, mad, mul24, mad24
+  a_add,
+  a_min,
+  a_max,
+  a_inc,
+  a_dec,
+  a_cas,
+  a_exch,
+  a_and,
+  a_or,
+  a_xor,  // atom, red
+  v_ballot,
+  v_any,
+  v_all,
+  v_uni,  // vote
+  s_up,
+  s_down,
+  s_bfly,
+  s_idx,  // shfl
+  to_space,
+  from_space,  // cvta (.to.global = to_space)
+  shf_l,
+  shf_r,  // shf direction
+  bar_sync,
+  bar_arrive,
+  bar_red_popc,
+  bar_red_and,
+  bar_red_or,  // bar
+  call_vprintf,
+  call_assertfail,  // call targets we support
+  prmt_f4e,
+  prmt_b4e,
+  prmt_rc8,
+  prmt_ecl,
+  prmt_ecr,
+  prmt_rc16,  // prmt modes (none = default)
+  testp_finite,
+  testp_infinite,
+  testp_number,
+  testp_notanumber,
+  testp_normal,
+  testp_subnormal,
 };
 
 // Modifier bits.
@@ -74,22 +179,44 @@ enum Flag : uint16_t {
   kSat = 1u << 1,
   kApprox = 1u << 2,
   kFull = 1u << 3,
-  kUni = 1u << 4,       // bra.uni / call.uni
+  kUni = 1u << 4,  // bra.uni / call.uni
   kVolatile = 1u << 5,
-  kNc = 1u << 6,        // ld.global.nc
-  kClamp = 1u << 7,     // shf.clamp / shfl clamp semantics
-  kWrap = 1u << 8,      // shf.wrap
-  kAligned = 1u << 9,   // bar.sync.aligned etc.
-  kShiftAmt = 1u << 10, // bfind.shiftamt
-  kCc = 1u << 11,       // add.cc (carry chains) - unsupported by the executor, rejected at load
+  kNc = 1u << 6,         // ld.global.nc
+  kClamp = 1u << 7,      // shf.clamp / shfl clamp semantics
+  kWrap = 1u << 8,       // shf.wrap
+  kAligned = 1u << 9,    // bar.sync.aligned etc.
+  kShiftAmt = 1u << 10,  // bfind.shiftamt
+  kCc = 1u << 11,        // add.cc (carry chains) - unsupported by the executor, rejected at load
 };
 
 enum class SpecialReg : uint8_t {
-  tid_x, tid_y, tid_z, ntid_x, ntid_y, ntid_z,
-  ctaid_x, ctaid_y, ctaid_z, nctaid_x, nctaid_y, nctaid_z,
-  laneid, warpid, nwarpid, smid, nsmid, gridid,
-  clock, clock_hi, clock64, globaltimer,
-  lanemask_eq, lanemask_le, lanemask_lt, lanemask_ge, lanemask_gt,
+  tid_x,
+  tid_y,
+  tid_z,
+  ntid_x,
+  ntid_y,
+  ntid_z,
+  ctaid_x,
+  ctaid_y,
+  ctaid_z,
+  nctaid_x,
+  nctaid_y,
+  nctaid_z,
+  laneid,
+  warpid,
+  nwarpid,
+  smid,
+  nsmid,
+  gridid,
+  clock,
+  clock_hi,
+  clock64,
+  globaltimer,
+  lanemask_eq,
+  lanemask_le,
+  lanemask_lt,
+  lanemask_ge,
+  lanemask_gt,
   count_
 };
 
@@ -107,12 +234,12 @@ enum class OperandKind : uint8_t {
 
 struct Operand {
   OperandKind kind = OperandKind::none;
-  uint8_t count = 0;          // vec: number of elements
-  bool negate = false;        // !%p as a predicate source (setp's c, selp's c is never negated)
+  uint8_t count = 0;    // vec: number of elements
+  bool negate = false;  // !%p as a predicate source (setp's c, selp's c is never negated)
   SpecialReg sreg = SpecialReg::tid_x;
-  uint32_t reg = kNoReg;      // reg / mem base
-  uint32_t sym = kNoSym;      // index into Module::symbols
-  uint64_t imm = 0;           // immediate bits / address offset
+  uint32_t reg = kNoReg;  // reg / mem base
+  uint32_t sym = kNoSym;  // index into Module::symbols
+  uint64_t imm = 0;       // immediate bits / address offset
   uint32_t vregs[4] = {kNoReg, kNoReg, kNoReg, kNoReg};
 };
 
@@ -125,8 +252,8 @@ struct Instr {
   Cmp cmp = Cmp::eq;
   BoolOp bop = BoolOp::none;
   Sub sub = Sub::none;
-  uint8_t vec = 1;          // .v2 / .v4
-  uint8_t ndst = 0;         // number of destinations (setp with |p has 2)
+  uint8_t vec = 1;   // .v2 / .v4
+  uint8_t ndst = 0;  // number of destinations (setp with |p has 2)
   uint8_t nsrc = 0;
   uint16_t flags = 0;
   uint32_t guard = kNoReg;  // @%p
@@ -147,7 +274,7 @@ struct RegInfo {
 struct Param {
   std::string name;
   Type type = Type::none;
-  uint32_t size = 0;    // bytes (arrays: .param .align 8 .b8 p[16])
+  uint32_t size = 0;  // bytes (arrays: .param .align 8 .b8 p[16])
   uint32_t align = 0;
   uint32_t offset = 0;  // in the kernel's param buffer
   uint32_t sym = kNoSym;
@@ -157,7 +284,7 @@ struct Symbol {
   std::string name;
   Space space = Space::none;  // global, constant, shared, local, param
   Type type = Type::none;
-  uint64_t size = 0;          // bytes; 0 for .extern .shared
+  uint64_t size = 0;  // bytes; 0 for .extern .shared
   uint32_t align = 1;
   bool is_extern = false;
   bool call_scope = false;    // a .param declared inside a call sequence block
@@ -182,9 +309,9 @@ struct Function {
 };
 
 struct Module {
-  std::string path;        // file it was loaded from (for messages)
-  std::string version;     // "9.0"
-  std::string target;      // "sm_75"
+  std::string path;     // file it was loaded from (for messages)
+  std::string version;  // "9.0"
+  std::string target;   // "sm_75"
   unsigned address_size = 64;
   std::vector<Function> functions;
   std::vector<Symbol> symbols;

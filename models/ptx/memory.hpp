@@ -1,4 +1,5 @@
-// Global memory: sparse and paged, 64-bit addresses, with buffer allocations so out-of-bounds accesses are found.
+// Global memory: sparse and paged, 64-bit addresses, with buffer allocations so out-of-bounds accesses are
+// found.
 #pragma once
 
 #include <cstdint>
@@ -36,8 +37,8 @@ class GlobalMemory {
   static constexpr unsigned kPageBits = 16;
   uint8_t* page(uint64_t addr, bool create) const;
   mutable std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
-  std::vector<Allocation> allocations_;    // sorted by base
-  std::map<uint64_t, size_t> by_base_;     // base -> index in allocations_
+  std::vector<Allocation> allocations_;  // sorted by base
+  std::map<uint64_t, size_t> by_base_;   // base -> index in allocations_
   uint64_t next_ = kGlobalBase;
   // One-entry caches: consecutive lanes almost always touch the same page and the same allocation.
   mutable uint64_t cached_page_key_ = ~uint64_t{0};

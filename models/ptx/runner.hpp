@@ -22,12 +22,13 @@ struct BranchStats {
 };
 
 struct RunStats {
-  uint64_t warp_instructions = 0;    // issued warp instructions (at least one lane in the mask)
-  uint64_t thread_instructions = 0;  // sum of active lanes over issued warp instructions (guard-false lanes count)
-  uint64_t active_lane_sum = 0;      // = thread_instructions; SIMD utilization = sum / (warp_instructions * 32)
-  uint64_t branches = 0;             // conditional branch warp executions
+  uint64_t warp_instructions = 0;  // issued warp instructions (at least one lane in the mask)
+  uint64_t thread_instructions =
+      0;  // sum of active lanes over issued warp instructions (guard-false lanes count)
+  uint64_t active_lane_sum = 0;  // = thread_instructions; SIMD utilization = sum / (warp_instructions * 32)
+  uint64_t branches = 0;         // conditional branch warp executions
   uint64_t divergent_branches = 0;
-  uint64_t barriers = 0;             // CTA-wide barrier completions
+  uint64_t barriers = 0;  // CTA-wide barrier completions
   uint64_t max_stack_depth = 0;
   uint64_t ctas = 0;
   uint64_t warps = 0;

@@ -1,14 +1,14 @@
 // Functional-mode speed on the workload suite: thread instructions per host second, on one core.
 // Not a test: it prints a table and a JSON document (scripts/bench writes it to docs/bench/).
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <fmt/core.h>
-#include <nlohmann/json.hpp>
 
 #include "models/launch/session.hpp"
 #include "workloads/reference/reference.hpp"

@@ -166,7 +166,8 @@ TEST(PtxParser, NvccModulesParse) {
   }
 }
 
-// nvcc_mix2 uses half2 arithmetic, which the functional model does not execute: refused at load, with the line.
+// nvcc_mix2 uses half2 arithmetic, which the functional model does not execute: refused at load, with the
+// line.
 TEST(PtxParser, HalfArithmeticIsRefusedAtLoad) {
   try {
     load_ptx_file(kData + "nvcc_mix2.ptx");

@@ -45,8 +45,8 @@ TEST_P(Workload, MatchesReferenceAndIsDeterministic) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Suite, Workload,
-                         ::testing::Values("backprop", "bfs", "bitonic", "convolution", "double_loop", "histogram",
-                                           "julia", "mandelbrot", "mandelbrot_herding", "nbody",
+                         ::testing::Values("backprop", "bfs", "bitonic", "convolution", "double_loop",
+                                           "histogram", "julia", "mandelbrot", "mandelbrot_herding", "nbody",
                                            "recursive_gaussian", "reduction", "single_loop", "sobel"),
                          [](const auto& info) { return info.param; });
 
