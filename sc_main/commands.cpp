@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "models/config/machine_config.hpp"
 #include "models/launch/launch.hpp"
 #include "models/launch/outputs.hpp"
 #include "models/launch/session.hpp"
@@ -49,20 +50,18 @@ std::string check_status(const SessionResult& result) {
 }  // namespace
 
 void check_machine_config(const fs::path& path) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec))
-    throw std::runtime_error(fmt::format("{}: machine config not found", path.string()));
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path.string());
-  } catch (const YAML::ParserException& e) {
-    throw std::runtime_error(
-        fmt::format("{}:{}: YAML syntax error: {}", path.string(), e.mark.line + 1, e.msg));
-  } catch (const YAML::Exception& e) {
-    throw std::runtime_error(fmt::format("{}: {}", path.string(), e.what()));
+  config::MachineConfig::load(path);
+}
+
+int config_command(const fs::path& path, bool markdown) {
+  if (markdown) {
+    fmt::print("{}", config::schema_markdown());
+    return 0;
   }
-  if (!root.IsMap())
-    throw std::runtime_error(fmt::format("{}: a machine config must be a YAML map", path.string()));
+  if (path.empty()) throw std::runtime_error("config: give --check FILE or --markdown");
+  const auto machine = config::MachineConfig::load(path);
+  for (const auto& spec : config::schema()) fmt::print("{} = {}\n", spec.path, machine.str(spec.path));
+  return 0;
 }
 
 int run_command(const RunArgs& args) {

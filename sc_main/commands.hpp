@@ -25,7 +25,10 @@ int demo_command(const DemoArgs& args);
 
 int check_command(const std::filesystem::path& launch);
 
-// A machine description must exist and be a YAML map; the timing model that reads it comes later.
+// Validates a machine configuration against the schema (models/config); throws ConfigError.
 void check_machine_config(const std::filesystem::path& path);
+
+// `simtlm config`: validates a file and prints its parameters, or prints the parameter reference.
+int config_command(const std::filesystem::path& path, bool markdown);
 
 }  // namespace simtlm::cli

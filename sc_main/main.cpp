@@ -27,8 +27,8 @@ extern "C" int sc_main(int argc, char* argv[]) {
   run_cmd->add_option("--launch", run.launch, "Launch file (YAML)")->required();
   run_cmd->add_option("--out", run.out, "Output directory (default: out/<launch file name>)");
   run_cmd->add_option("--config", run.config,
-                      "Machine description (YAML map). Functional mode only for now: the file is checked but "
-                      "not yet used; a later version adds the timing model");
+                      "Machine configuration (configs/*.yaml), validated against docs/configs.md. Functional "
+                      "mode only for now: the timing model that uses it comes with issue 3");
   run_cmd->add_option("--budget", run.budget,
                       "Thread-instruction budget (overrides the launch file's budget)");
   run_cmd->add_flag("--quiet", run.quiet, "Print nothing but errors");
@@ -43,6 +43,13 @@ extern "C" int sc_main(int argc, char* argv[]) {
   CLI::App* check_cmd =
       app.add_subcommand("check", "Validate a launch file against its PTX without running it");
   check_cmd->add_option("--launch", check_launch, "Launch file (YAML)")->required();
+
+  CLI::App* config_cmd =
+      app.add_subcommand("config", "Validate a machine configuration, or print its reference");
+  std::filesystem::path config_file;
+  bool config_markdown = false;
+  config_cmd->add_option("--check", config_file, "Machine configuration to validate");
+  config_cmd->add_flag("--markdown", config_markdown, "Print the parameter reference (docs/configs.md)");
 
   try {
     app.parse(argc, argv);
@@ -60,6 +67,7 @@ extern "C" int sc_main(int argc, char* argv[]) {
     if (*run_cmd) return simtlm::cli::run_command(run);
     if (*demo_cmd) return simtlm::cli::demo_command(demo);
     if (*check_cmd) return simtlm::cli::check_command(check_launch);
+    if (*config_cmd) return simtlm::cli::config_command(config_file, config_markdown);
   } catch (const std::bad_alloc&) {
     std::cerr << "simtlm: error: out of host memory\n";
     return 1;

@@ -1,0 +1,55 @@
+// Machine configurations: a YAML file of nested sections validated against one schema table, which also
+// generates the parameter reference (docs/configs.md). Units build their immutable Params from it.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace simtlm::config {
+
+// "fermi-slp.yaml:14: l1.assoc: expected an unsigned integer in [1, 64]"
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ParamSpec {
+  enum class Kind { unsigned_int, real, choice, boolean };
+  const char* path;  // "l1.size_bytes"
+  Kind kind;
+  const char* fallback;  // default, as YAML text
+  double min = 0, max = 0;
+  std::vector<const char*> choices;  // Kind::choice
+  const char* doc = "";
+};
+
+// Every parameter the machine model understands.
+const std::vector<ParamSpec>& schema();
+
+class MachineConfig {
+ public:
+  MachineConfig();  // every parameter at its default
+  static MachineConfig load(const std::filesystem::path& path);
+
+  uint64_t u(const std::string& path) const;
+  double real(const std::string& path) const;
+  const std::string& str(const std::string& path) const;  // choices
+  bool flag(const std::string& path) const;
+  const std::string& source() const { return source_; }  // file it came from, or "defaults"
+
+  // Sets one parameter from YAML text, validated as in a file (for command-line overrides and tests).
+  void set(const std::string& path, const std::string& value, const std::string& where = "override");
+
+ private:
+  std::map<std::string, std::string> values_;  // validated text of each parameter
+  std::string source_ = "defaults";
+};
+
+// The parameter reference as a markdown table, generated from schema().
+std::string schema_markdown();
+
+}  // namespace simtlm::config
