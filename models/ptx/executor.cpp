@@ -175,7 +175,7 @@ namespace {
 // mov, including vector pack ({a,b} -> wide) and unpack (wide -> {a,b}).
 void exec_mov(Ctx& c) {
   const Instr& in = c.in;
-  unsigned bits = bits_of(in.type);
+  unsigned bits = type_bits(in.type);
   if (in.src[0].kind == OperandKind::vec) {
     const Operand& v = in.src[0];
     unsigned elem = bits / v.count;
@@ -381,7 +381,7 @@ WarpStep Executor::execute(WarpContext& warp, uint32_t pc, LaneMask mask) const 
   if (active == 0) return step;
   if (in.op == Op::setp || in.op == Op::selp || in.op == Op::slct) {
     exec_compare(c);
-  } else if (is_float_type(in.type)) {
+  } else if (type_is_float(in.type)) {
     exec_float(c);
   } else {
     exec_int(c);

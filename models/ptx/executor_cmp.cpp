@@ -79,7 +79,7 @@ bool combine(BoolOp op, bool x, bool c) {
 void exec_setp(Ctx& c) {
   const Instr& in = c.in;
   const Type t = in.type;
-  const bool is_float = is_float_type(t);
+  const bool is_float = type_is_float(t);
   const bool ftz = (in.flags & kFtz) != 0;
   uint64_t b0[kWarpSize], b1[kWarpSize], b2[kWarpSize];
   const uint64_t* a = operand_values(c, in.src[0], b0);
@@ -104,11 +104,11 @@ void exec_setp(Ctx& c) {
         [&](unsigned l) { return compare_float(cmp, float_value(a[l], t, ftz), float_value(b[l], t, ftz)); });
   }
   // Integer compares are the hot ones: pick the comparison once per warp instruction.
-  const unsigned bits = bits_of(t);
+  const unsigned bits = type_bits(t);
   const uint64_t m = low_mask(bits);
   auto u = [&](const uint64_t* v, unsigned l) { return v[l] & m; };
   auto s = [&](const uint64_t* v, unsigned l) { return sign_extend(v[l], bits); };
-  const bool sgn = is_signed_int(t);
+  const bool sgn = type_is_signed(t);
   switch (in.cmp) {
     case Cmp::eq:
       return run([&](unsigned l) { return u(a, l) == u(b, l); });
@@ -149,7 +149,7 @@ void exec_compare(Ctx& c) {
   const uint64_t* b = operand_values(c, in.src[1], b1);
   const uint64_t* sel = operand_values(c, in.src[2], b2);
   uint64_t* out = reg_row(c.warp, in.dst[0].reg);
-  const uint64_t m = low_mask(bits_of(in.type));
+  const uint64_t m = low_mask(type_bits(in.type));
   if (in.op == Op::selp) {
     for_lanes(c.active, [&](unsigned l) { out[l] = ((sel[l] & 1) ? a[l] : b[l]) & m; });
     return;

@@ -72,8 +72,8 @@ Rounding float_mode(Rounding r) {
 }
 
 void int_range(Type t, s128* lo, s128* hi) {
-  unsigned bits = bits_of(t);
-  if (is_signed_int(t)) {
+  unsigned bits = type_bits(t);
+  if (type_is_signed(t)) {
     *lo = -(s128(1) << (bits - 1));
     *hi = (s128(1) << (bits - 1)) - 1;
   } else {
@@ -101,7 +101,7 @@ uint64_t float_to_int(double x, Type dst, Rounding r) {
   }
   if (v < lo) v = lo;
   if (v > hi) v = hi;
-  return uint64_t(v) & low_mask(bits_of(dst));
+  return uint64_t(v) & low_mask(type_bits(dst));
 }
 
 }  // namespace
@@ -117,14 +117,14 @@ void exec_cvt(Ctx& c) {
   FloatFormat dfmt{}, sfmt{};
   const bool dst_float = format_of(dst, &dfmt);
   const bool src_float = format_of(src, &sfmt);
-  if ((is_float_type(dst) && !dst_float) || (is_float_type(src) && !src_float)) {
+  if ((type_is_float(dst) && !dst_float) || (type_is_float(src) && !src_float)) {
     fail(c, -1, "cvt with packed f16x2/bf16x2 types is not supported");
   }
-  const unsigned dbits = bits_of(dst);
+  const unsigned dbits = type_bits(dst);
   if (!dst_float && !src_float) {
     s128 lo, hi;
     int_range(dst, &lo, &hi);
-    const bool ssrc = is_signed_int(src);
+    const bool ssrc = type_is_signed(src);
     for_lanes(c.active, [&](unsigned l) {
       uint64_t v = as_type(a[l], src);
       if (sat) {
@@ -143,7 +143,7 @@ void exec_cvt(Ctx& c) {
   const Rounding mode = float_mode(in.rnd);
   const bool dst_ftz = ftz && dst == Type::f32;
   if (!src_float) {
-    const bool ssrc = is_signed_int(src);
+    const bool ssrc = type_is_signed(src);
     for_lanes(c.active, [&](unsigned l) {
       uint64_t v = as_type(a[l], src);
       bool neg = ssrc && int64_t(v) < 0;

@@ -140,8 +140,8 @@ uint64_t mul24(uint64_t a, uint64_t b, bool is_signed, bool hi) {
 void exec_int(Ctx& c) {
   const Instr& in = c.in;
   const Type t = in.type;
-  const unsigned bits = bits_of(t);
-  const bool sgn = is_signed_int(t);
+  const unsigned bits = type_bits(t);
+  const bool sgn = type_is_signed(t);
   const uint64_t m = low_mask(bits);
   uint64_t b0[kWarpSize], b1[kWarpSize], b2[kWarpSize], b3[kWarpSize];
   const uint64_t* a = in.nsrc > 0 ? operand_values(c, in.src[0], b0) : nullptr;

@@ -22,47 +22,6 @@ struct Ctx {
   WarpStep& step;
 };
 
-// Local copies of the ir.cpp type queries so the executor does not depend on the parser's translation unit.
-constexpr unsigned bits_of(Type t) {
-  switch (t) {
-    case Type::pred:
-      return 1;
-    case Type::b8:
-    case Type::u8:
-    case Type::s8:
-      return 8;
-    case Type::b16:
-    case Type::u16:
-    case Type::s16:
-    case Type::f16:
-    case Type::bf16:
-      return 16;
-    case Type::b32:
-    case Type::u32:
-    case Type::s32:
-    case Type::f32:
-    case Type::f16x2:
-    case Type::bf16x2:
-      return 32;
-    case Type::b64:
-    case Type::u64:
-    case Type::s64:
-    case Type::f64:
-      return 64;
-    case Type::b128:
-      return 128;
-    case Type::none:
-      return 0;
-  }
-  return 0;
-}
-constexpr bool is_signed_int(Type t) {
-  return t == Type::s8 || t == Type::s16 || t == Type::s32 || t == Type::s64;
-}
-constexpr bool is_float_type(Type t) {
-  return t == Type::f16 || t == Type::f16x2 || t == Type::bf16 || t == Type::bf16x2 || t == Type::f32 ||
-         t == Type::f64;
-}
 constexpr uint64_t low_mask(unsigned bits) {
   return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
 }
@@ -71,8 +30,8 @@ constexpr int64_t sign_extend(uint64_t v, unsigned bits) {
 }
 // Reads a register value as the given type: zero- or sign-extended from the type's width.
 constexpr uint64_t as_type(uint64_t v, Type t) {
-  unsigned bits = bits_of(t);
-  return is_signed_int(t) ? uint64_t(sign_extend(v, bits)) : v & low_mask(bits);
+  unsigned bits = type_bits(t);
+  return type_is_signed(t) ? uint64_t(sign_extend(v, bits)) : v & low_mask(bits);
 }
 
 inline float f32_of(uint64_t v) {

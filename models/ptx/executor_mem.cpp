@@ -142,11 +142,11 @@ uint64_t store_as(T x) {
 
 // One atomic read-modify-write on the raw value `old`; returns the new value.
 uint64_t atomic_op(Sub op, Type t, uint64_t old, uint64_t b, uint64_t cv) {
-  const unsigned bits = bits_of(t);
+  const unsigned bits = type_bits(t);
   const uint64_t m = low_mask(bits);
   old &= m;
   b &= m;
-  const bool sgn = is_signed_int(t);
+  const bool sgn = type_is_signed(t);
   auto sx = [&](uint64_t v) { return sign_extend(v, bits); };
   switch (op) {
     case Sub::a_add:
@@ -181,7 +181,7 @@ uint64_t atomic_op(Sub op, Type t, uint64_t old, uint64_t b, uint64_t cv) {
 }
 
 uint64_t extend_loaded(uint64_t raw, Type t) {
-  return is_signed_int(t) ? uint64_t(sign_extend(raw, bits_of(t))) : raw;
+  return type_is_signed(t) ? uint64_t(sign_extend(raw, type_bits(t))) : raw;
 }
 
 }  // namespace
@@ -191,7 +191,7 @@ void exec_memory(Ctx& c) {
   const Operand& mem = in.src[0];
   c.step.kind = StepKind::memory;
   MemAccess& acc = c.step.mem;
-  const unsigned elem = bits_of(in.type) / 8;
+  const unsigned elem = type_bits(in.type) / 8;
   const unsigned nvec = in.vec;
   const unsigned total = elem * nvec;
   acc.bytes = uint8_t(total);
@@ -262,7 +262,7 @@ void exec_cvta(Ctx& c) {
   if (in.space == Space::shared) window = kSharedWindow;
   if (in.space == Space::local) window = kLocalWindow;
   const bool to_space = in.sub == Sub::to_space;
-  const uint64_t m = low_mask(bits_of(in.type));
+  const uint64_t m = low_mask(type_bits(in.type));
   for_lanes(c.active, [&](unsigned l) { out[l] = (to_space ? a[l] - window : a[l] + window) & m; });
 }
 

@@ -36,9 +36,47 @@ enum class Type : uint8_t {
   f32,
   f64,
 };
-unsigned type_bits(Type t);  // pred = 1
-bool type_is_signed(Type t);
-bool type_is_float(Type t);
+// Width in bits (pred = 1). constexpr so the executor's per-lane code folds it.
+constexpr unsigned type_bits(Type t) {
+  switch (t) {
+    case Type::none:
+      return 0;
+    case Type::pred:
+      return 1;
+    case Type::b8:
+    case Type::u8:
+    case Type::s8:
+      return 8;
+    case Type::b16:
+    case Type::u16:
+    case Type::s16:
+    case Type::f16:
+    case Type::bf16:
+      return 16;
+    case Type::b32:
+    case Type::u32:
+    case Type::s32:
+    case Type::f32:
+    case Type::f16x2:
+    case Type::bf16x2:
+      return 32;
+    case Type::b64:
+    case Type::u64:
+    case Type::s64:
+    case Type::f64:
+      return 64;
+    case Type::b128:
+      return 128;
+  }
+  return 0;
+}
+constexpr bool type_is_signed(Type t) {
+  return t == Type::s8 || t == Type::s16 || t == Type::s32 || t == Type::s64;
+}
+constexpr bool type_is_float(Type t) {
+  return t == Type::f16 || t == Type::f16x2 || t == Type::bf16 || t == Type::bf16x2 || t == Type::f32 ||
+         t == Type::f64;
+}
 const char* type_name(Type t);  // "u32", ...
 
 enum class Space : uint8_t { none, reg, global, shared, local, param, constant, generic };
