@@ -1,0 +1,60 @@
+#include "hw/coalescer.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+
+namespace simtlm::hw {
+
+namespace {
+constexpr uint32_t kMaxBanks = 64;
+}  // namespace
+
+Coalescer::Coalescer(uint32_t segment_bytes) : segment_(segment_bytes) {
+  if (segment_bytes != 32 && segment_bytes != 64 && segment_bytes != 128) {
+    throw std::invalid_argument("coalescer segment must be 32, 64 or 128 bytes");
+  }
+}
+
+void Coalescer::coalesce(const uint64_t* addr, uint32_t bytes_per_lane, uint32_t active,
+                         std::vector<CoalescedRequest>& out) const {
+  const size_t first = out.size();
+  const uint64_t mask = ~uint64_t(segment_ - 1);
+  for (uint32_t pending = active; pending; pending &= pending - 1) {
+    const uint32_t lane = uint32_t(std::countr_zero(pending));
+    const uint64_t begin = addr[lane], end = begin + std::max<uint32_t>(bytes_per_lane, 1);
+    for (uint64_t seg = begin & mask; seg < end; seg += segment_) {
+      auto it = std::find_if(out.begin() + first, out.end(), [&](const auto& r) { return r.base == seg; });
+      if (it == out.end()) {
+        out.push_back({seg, segment_, 0, 0});
+        it = out.end() - 1;
+      }
+      it->lanes |= 1u << lane;
+      const uint64_t lo = std::max(begin, seg) - seg, hi = std::min(end, seg + segment_) - seg;
+      for (uint64_t s = lo / 32; s * 32 < hi; ++s) it->sectors |= 1u << s;
+    }
+  }
+}
+
+uint32_t shared_bank_conflict_degree(const uint64_t* addr, uint32_t bytes_per_lane, uint32_t active,
+                                     uint32_t banks) {
+  if (banks == 0 || banks > kMaxBanks) throw std::invalid_argument("shared memory banks must be 1..64");
+  // At most 32 lanes x 4 words (v4.b32): fixed arrays keep this off the heap on the issue path.
+  uint64_t seen[32 * 4];
+  uint32_t nseen = 0;
+  uint8_t per_bank[kMaxBanks] = {};
+  uint32_t degree = 0;
+  const uint32_t nwords = std::min<uint32_t>(4, std::max<uint32_t>(1, (bytes_per_lane + 3) / 4));
+  for (uint32_t pending = active; pending; pending &= pending - 1) {
+    const uint32_t lane = uint32_t(std::countr_zero(pending));
+    for (uint32_t w = 0; w < nwords; ++w) {
+      const uint64_t word = addr[lane] / 4 + w;
+      if (std::find(seen, seen + nseen, word) != seen + nseen) continue;
+      seen[nseen++] = word;
+      degree = std::max<uint32_t>(degree, ++per_bank[word % banks]);
+    }
+  }
+  return degree;
+}
+
+}  // namespace simtlm::hw

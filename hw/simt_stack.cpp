@@ -1,0 +1,148 @@
+#include "hw/simt_stack.hpp"
+
+#include <algorithm>
+
+namespace simtlm::hw {
+
+SimtStack::SimtStack(const StackParams& params, uint32_t warp) : params_(params), storage_(params, warp) {}
+
+void SimtStack::reset(uint32_t pc, LaneMask mask) {
+  storage_.clear();
+  counters_ = StackCounters{};
+  pc_ = pc;
+  mask_ = mask;
+  rpc_ = ptx::kNoTarget;
+  exited_ = 0;
+  past_carrier_ = false;
+  live_sync_.clear();
+  counters_.max_depth = depth();
+}
+
+size_t SimtStack::depth() const {
+  return storage_.size() + (params_.discipline == Discipline::postdom && mask_ ? 1 : 0);
+}
+
+void SimtStack::push(const StackEntry& e, StackUpdate& u) {
+  u.spills += storage_.push(e);
+  if (e.kind == EntryKind::sync) ++live_sync_[e.reconvergence_pc];
+  counters_.max_depth = std::max<uint64_t>(counters_.max_depth, depth());
+}
+
+StackEntry SimtStack::pop(StackUpdate& u) {
+  StackEntry e;
+  u.fills += storage_.pop(&e);
+  ++u.pops;
+  if (e.kind == EntryKind::sync && --live_sync_[e.reconvergence_pc] == 0)
+    live_sync_.erase(e.reconvergence_pc);
+  return e;
+}
+
+StackUpdate SimtStack::ssy(uint32_t reconvergence_pc) {
+  StackUpdate u;
+  if (params_.discipline == Discipline::token && mask_ && reconvergence_pc != ptx::kNoTarget) {
+    push(StackEntry{EntryKind::sync, reconvergence_pc, reconvergence_pc, mask_}, u);
+    ++u.pushes;
+    ++counters_.sync_pushes;
+  }
+  return finish(u);
+}
+
+StackUpdate SimtStack::branch(const BranchOutcome& b) {
+  StackUpdate u;
+  past_carrier_ = false;
+  const LaneMask taken = b.taken & mask_;
+  const LaneMask not_taken = mask_ & ~taken;
+  const uint32_t r = b.reconvergence_pc;
+  if (!taken || b.target == b.fallthrough) {
+    pc_ = b.fallthrough;
+  } else if (!not_taken) {
+    pc_ = b.target;
+  } else if (params_.discipline == Discipline::token) {
+    // Algorithm 1: the not-taken lanes wait in a DIV token, the taken lanes run first.
+    push(StackEntry{EntryKind::div, b.fallthrough, r, not_taken}, u);
+    ++u.pushes;
+    u.diverged = true;
+    mask_ = taken;
+    pc_ = b.target;
+  } else if (b.fallthrough == r && b.target == r) {
+    pc_ = r;
+  } else {
+    // The executing entry becomes the one waiting at r; a path already at r is not pushed (it would pop
+    // at once and the waiting entry covers its lanes).
+    u.diverged = true;
+    push(StackEntry{EntryKind::path, r, rpc_, mask_}, u);
+    const bool run_taken = b.target != r;
+    if (run_taken && b.fallthrough != r) {
+      push(StackEntry{EntryKind::path, b.fallthrough, r, not_taken}, u);
+      ++u.pushes;
+    }
+    ++u.pushes;  // the path that now executes
+    pc_ = run_taken ? b.target : b.fallthrough;
+    mask_ = run_taken ? taken : not_taken;
+    rpc_ = r;
+    counters_.max_depth = std::max<uint64_t>(counters_.max_depth, depth());
+  }
+  settle(u);
+  return finish(u);
+}
+
+StackUpdate SimtStack::advance(uint32_t next_pc) {
+  StackUpdate u;
+  past_carrier_ = false;
+  pc_ = next_pc;
+  settle(u);
+  return finish(u);
+}
+
+StackUpdate SimtStack::exit(LaneMask lanes, uint32_t next_pc) {
+  StackUpdate u;
+  past_carrier_ = false;
+  lanes &= mask_;
+  exited_ |= lanes;
+  mask_ &= ~lanes;
+  pc_ = next_pc;
+  settle(u);
+  return finish(u);
+}
+
+void SimtStack::settle(StackUpdate& u) {
+  const bool token = params_.discipline == Discipline::token;
+  for (;;) {
+    if (mask_) {
+      if (!token) {
+        if (pc_ != rpc_) return;
+      } else {
+        // Only a join of a live region can carry the pop; peeking at the top may need a fill, as the
+        // paper's "popping requires access to spilled entries".
+        if (past_carrier_ || !live_sync_.count(pc_)) return;
+        u.fills += storage_.fill_if_empty();
+        if (storage_.top().reconvergence_pc != pc_) return;
+      }
+    } else if (storage_.empty()) {
+      return;  // every lane exited
+    }
+    const StackEntry e = pop(u);
+    pc_ = e.pc;
+    mask_ = e.mask & ~exited_;
+    rpc_ = e.reconvergence_pc;
+    past_carrier_ = e.kind == EntryKind::sync;
+  }
+}
+
+StackUpdate SimtStack::finish(StackUpdate u) {
+  if (u.diverged) ++counters_.divergent_branches;
+  const StackTiming& t = params_.timing;
+  u.cycles = uint64_t(u.diverged) * t.divergent_branch + uint64_t(u.pops) * t.pop +
+             uint64_t(u.spills) * t.spill + uint64_t(u.fills) * t.fill;
+  counters_.pushes += u.pushes;
+  counters_.pops += u.pops;
+  counters_.spills += u.spills;
+  counters_.fills += u.fills;
+  counters_.cycles += u.cycles;
+  u.next_pc = pc_;
+  u.mask = mask_;
+  u.done = mask_ == 0;
+  return u;
+}
+
+}  // namespace simtlm::hw

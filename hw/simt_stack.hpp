@@ -1,0 +1,100 @@
+// The per-warp reconvergence stack of the timing model, as a plain class (a SystemC module wraps it later).
+// The executing path (pc, mask) lives in registers; the stack holds deferred entries in a SpillEngine.
+// Every call takes what the functional model reported and returns what the stack did; no time passes
+// here, the caller charges StackUpdate::cycles.
+//
+// postdom: a divergent branch turns the executing path into an entry waiting at the reconvergence PC and
+//   pushes the not-taken and taken paths (those already at the reconvergence PC are not pushed); a path
+//   that reaches its reconvergence PC pops. Depth counts the executing entry, as GPGPU-Sim's stack does.
+// token: the paper's discipline (sec. III, Algorithms 1 and 2). ssy() pushes a SYNC token with the active
+//   mask; a divergent branch pushes a DIV token with the not-taken lanes and runs the taken lanes; reaching
+//   the join of the innermost region pops (the carrier instruction of SASS): a DIV token resumes its lanes
+//   at its pc, the SYNC token restores the region's mask past the carrier. Exited lanes are dropped from
+//   popped entries; when every executing lane has exited the next entry pops.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "hw/spill_engine.hpp"
+#include "hw/stack_params.hpp"
+
+namespace simtlm::hw {
+
+struct BranchOutcome {
+  uint32_t pc = 0;
+  LaneMask active = 0;  // lanes that executed the branch
+  LaneMask taken = 0;   // lanes that take it
+  uint32_t target = 0;
+  uint32_t fallthrough = 0;
+  uint32_t reconvergence_pc = ptx::kNoTarget;  // Cfg::reconvergence_pc; kNoTarget = only by exiting
+};
+
+// What one call did.
+struct StackUpdate {
+  uint32_t pushes = 0;
+  uint32_t pops = 0;
+  uint32_t spills = 0;  // chunks written
+  uint32_t fills = 0;   // chunks read back
+  bool diverged = false;
+  uint64_t cycles = 0;  // cost of the events above under StackParams::timing
+  uint32_t next_pc = 0;
+  LaneMask mask = 0;
+  bool done = false;  // no lanes left
+};
+
+struct StackCounters {
+  uint64_t pushes = 0;
+  uint64_t sync_pushes = 0;
+  uint64_t pops = 0;
+  uint64_t divergent_branches = 0;
+  uint64_t max_depth = 0;
+  uint64_t spills = 0;
+  uint64_t fills = 0;
+  uint64_t cycles = 0;
+};
+
+class SimtStack {
+ public:
+  SimtStack(const StackParams& params, uint32_t warp);
+
+  void reset(uint32_t pc, LaneMask mask);
+  uint32_t pc() const { return pc_; }
+  LaneMask mask() const { return mask_; }
+  bool done() const { return mask_ == 0; }
+  size_t depth() const;  // entries, including the executing one under postdom
+  Discipline discipline() const { return params_.discipline; }
+
+  // Token discipline: the warp passes an SSY point of the region that joins at reconvergence_pc.
+  // A no-op under postdom.
+  StackUpdate ssy(uint32_t reconvergence_pc);
+  // The executing path ran a branch; lanes outside the executing mask are ignored.
+  StackUpdate branch(const BranchOutcome& b);
+  // The executing path ran a non-branch instruction and goes on at next_pc.
+  StackUpdate advance(uint32_t next_pc);
+  // lanes of the executing path exited; the others go on at next_pc.
+  StackUpdate exit(LaneMask lanes, uint32_t next_pc);
+
+  const StackCounters& counters() const { return counters_; }
+  const SpillEngine& storage() const { return storage_; }
+  std::vector<MemRequest> take_requests() { return storage_.take_requests(); }
+
+ private:
+  void push(const StackEntry& e, StackUpdate& u);
+  StackEntry pop(StackUpdate& u);
+  void settle(StackUpdate& u);  // pops at joins and when no executing lane is left
+  StackUpdate finish(StackUpdate u);
+
+  StackParams params_;
+  SpillEngine storage_;
+  StackCounters counters_;
+  uint32_t pc_ = 0;
+  LaneMask mask_ = 0;
+  uint32_t rpc_ = ptx::kNoTarget;  // postdom: reconvergence PC of the executing entry
+  LaneMask exited_ = 0;
+  bool past_carrier_ = false;               // token: the SYNC token just popped here, do not pop again
+  std::map<uint32_t, uint32_t> live_sync_;  // token: join PC -> SYNC tokens on the stack
+};
+
+}  // namespace simtlm::hw

@@ -1,0 +1,176 @@
+#include "models/mem/at_ports.hpp"
+
+namespace simtlm::mem {
+
+using sc_core::sc_time;
+using sc_core::SC_ZERO_TIME;
+
+namespace {
+void spawn_method(const char* name, sc_core::sc_event* ev, std::function<void()> fn) {
+  sc_core::sc_spawn_options o;
+  o.spawn_method();
+  o.dont_initialize();
+  o.set_sensitivity(ev);
+  sc_core::sc_spawn(std::move(fn), sc_core::sc_gen_unique_name(name), &o);
+}
+}  // namespace
+
+Timeline::Timeline(const char* name) {
+  spawn_method(name, &ev_, [this] { run(); });
+}
+
+void Timeline::at(const sc_time& delay, std::function<void()> fn) {
+  q_.emplace(std::make_pair(sc_core::sc_time_stamp() + delay, seq_++), std::move(fn));
+  ev_.notify(delay);  // an earlier pending notification wins, a later one is kept by run()
+}
+
+void Timeline::run() {
+  const sc_time now = sc_core::sc_time_stamp();
+  while (!q_.empty() && q_.begin()->first.first <= now) {
+    auto fn = std::move(q_.begin()->second);
+    q_.erase(q_.begin());
+    fn();
+  }
+  if (!q_.empty()) ev_.notify(q_.begin()->first.first - now);
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+AtInitiatorPort::AtInitiatorPort(const char* name, FwFn fw, RespFn on_resp)
+    : fw_(std::move(fw)), on_resp_(std::move(on_resp)), timeline_(name) {}
+
+void AtInitiatorPort::send(Gp& p, const sc_time& delay) {
+  queue_.emplace_back(sc_core::sc_time_stamp() + delay, &p);
+  if (!in_req_ && queue_.size() == 1) timeline_.at(delay, [this] { pump(); });
+}
+
+void AtInitiatorPort::pump() {
+  if (in_req_ || queue_.empty()) return;
+  const sc_time now = sc_core::sc_time_stamp();
+  if (queue_.front().first > now) {
+    timeline_.at(queue_.front().first - now, [this] { pump(); });
+    return;
+  }
+  Gp& p = *queue_.front().second;
+  queue_.pop_front();
+  in_req_ = &p;
+  req_sent_at_ = now;
+  tlm::tlm_phase ph = tlm::BEGIN_REQ;
+  sc_time t = SC_ZERO_TIME;
+  switch (fw_(p, ph, t)) {
+    case tlm::TLM_ACCEPTED:
+      break;  // END_REQ (or BEGIN_RESP) comes on the backward path
+    case tlm::TLM_UPDATED:
+      if (ph == tlm::END_REQ) {
+        timeline_.at(t, [this, &p] {
+          if (in_req_ == &p) req_done();
+        });
+      } else if (ph == tlm::BEGIN_RESP) {
+        req_done();
+        deliver(p, t, true);
+      }
+      break;
+    case tlm::TLM_COMPLETED:
+      req_done();
+      deliver(p, t, false);
+      break;
+  }
+}
+
+void AtInitiatorPort::req_done() {
+  stall_ps_ += (sc_core::sc_time_stamp() - req_sent_at_).value();
+  in_req_ = nullptr;
+  if (on_req_done) on_req_done();
+  if (!queue_.empty()) timeline_.at(SC_ZERO_TIME, [this] { pump(); });
+}
+
+void AtInitiatorPort::deliver(Gp& p, const sc_time& t, bool send_end_resp) {
+  timeline_.at(t, [this, &p, send_end_resp] {
+    if (send_end_resp) {
+      tlm::tlm_phase ph = tlm::END_RESP;
+      sc_time z = SC_ZERO_TIME;
+      fw_(p, ph, z);
+    }
+    on_resp_(p);
+  });
+}
+
+tlm::tlm_sync_enum AtInitiatorPort::nb_transport_bw(Gp& p, tlm::tlm_phase& ph, sc_time& t) {
+  if (ph == tlm::END_REQ) {
+    // Guarded: a BEGIN_RESP with a shorter delay may already have ended the request phase.
+    timeline_.at(t, [this, &p] {
+      if (in_req_ == &p) req_done();
+    });
+    return tlm::TLM_ACCEPTED;
+  }
+  if (ph == tlm::BEGIN_RESP) {
+    if (in_req_ == &p) req_done();  // BEGIN_RESP implies END_REQ
+    // Deliver in a later delta (or after t): the callback may free the payload, which the target
+    // must not see before this call returns.
+    timeline_.at(t, [this, &p] { on_resp_(p); });
+    ph = tlm::END_RESP;
+    return tlm::TLM_COMPLETED;
+  }
+  SC_REPORT_ERROR("simtlm/mem", "unexpected phase on backward path");
+  return tlm::TLM_ACCEPTED;
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+AtTargetPort::AtTargetPort(const char* name, BwFn bw, AcceptFn accept)
+    : bw_(std::move(bw)), accept_(std::move(accept)), timeline_(name) {}
+
+tlm::tlm_sync_enum AtTargetPort::nb_transport_fw(Gp& p, tlm::tlm_phase& ph, sc_time& t) {
+  if (ph == tlm::BEGIN_REQ) {
+    if (waiting_) SC_REPORT_ERROR("simtlm/mem", "BEGIN_REQ before END_REQ (request exclusion rule)");
+    waiting_ = &p;
+    waiting_from_ = sc_core::sc_time_stamp() + t;
+    if (t == SC_ZERO_TIME && accept_(p)) {
+      waiting_ = nullptr;
+      ph = tlm::END_REQ;
+      return tlm::TLM_UPDATED;
+    }
+    if (t != SC_ZERO_TIME) timeline_.at(t, [this] { retry(); });  // arrives later: annotated delay
+    return tlm::TLM_ACCEPTED;
+  }
+  if (ph == tlm::END_RESP) {
+    timeline_.at(t, [this, &p] {
+      if (resp_open_ == &p) resp_open_ = nullptr;
+      send_responses();
+    });
+    return tlm::TLM_COMPLETED;
+  }
+  SC_REPORT_ERROR("simtlm/mem", "unexpected phase on forward path");
+  return tlm::TLM_ACCEPTED;
+}
+
+void AtTargetPort::retry() {
+  if (!waiting_ || waiting_from_ > sc_core::sc_time_stamp() || !accept_(*waiting_)) return;
+  Gp& p = *waiting_;
+  waiting_ = nullptr;
+  tlm::tlm_phase ph = tlm::END_REQ;
+  sc_time t = SC_ZERO_TIME;
+  bw_(p, ph, t);
+}
+
+void AtTargetPort::respond(Gp& p, const sc_time& delay) {
+  timeline_.at(delay, [this, &p] {
+    resp_queue_.push_back(&p);
+    send_responses();
+  });
+}
+
+void AtTargetPort::send_responses() {
+  while (!resp_open_ && !resp_queue_.empty()) {
+    Gp& p = *resp_queue_.front();
+    resp_queue_.pop_front();
+    if (p.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE) p.set_response_status(tlm::TLM_OK_RESPONSE);
+    tlm::tlm_phase ph = tlm::BEGIN_RESP;
+    sc_time t = SC_ZERO_TIME;
+    auto r = bw_(p, ph, t);
+    if (r == tlm::TLM_ACCEPTED) resp_open_ = &p;  // wait for END_RESP
+    // TLM_COMPLETED or TLM_UPDATED(END_RESP): the phase is over; the payload may be gone already.
+  }
+}
+
+}  // namespace simtlm::mem

@@ -1,0 +1,100 @@
+#pragma once
+// Building blocks shared by every memory component: the 4-phase AT base protocol on either side of a
+// socket, and a timeline of future actions. They keep each component free of phase bookkeeping and make
+// sure nothing is woken on an idle cycle: every process is an SC_METHOD triggered by a timed event.
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <utility>
+
+// Timeline and the ports spawn their processes with sc_spawn.
+#ifndef SC_INCLUDE_DYNAMIC_PROCESSES
+#define SC_INCLUDE_DYNAMIC_PROCESSES
+#endif
+#include <systemc>
+#include <tlm>
+
+namespace simtlm::mem {
+
+using Gp = tlm::tlm_generic_payload;
+using FwFn = std::function<tlm::tlm_sync_enum(Gp&, tlm::tlm_phase&, sc_core::sc_time&)>;
+using BwFn = FwFn;
+
+// Runs callbacks at future simulation times, in (time, insertion) order.
+class Timeline {
+ public:
+  explicit Timeline(const char* name);
+  void at(const sc_core::sc_time& delay, std::function<void()> fn);
+
+ private:
+  void run();
+  sc_core::sc_event ev_;
+  std::map<std::pair<sc_core::sc_time, uint64_t>, std::function<void()>> q_;
+  uint64_t seq_ = 0;
+};
+
+// Initiator side. send() queues a request; BEGIN_REQ goes out in FIFO order, one at a time, the next only
+// after END_REQ (the request exclusion rule; that is how back-pressure reaches us). The response callback
+// runs when BEGIN_RESP (or TLM_COMPLETED) arrives; we always complete the response phase at once, so a
+// target never waits for END_RESP from us.
+class AtInitiatorPort {
+ public:
+  using RespFn = std::function<void(Gp&)>;
+  AtInitiatorPort(const char* name, FwFn fw, RespFn on_resp);
+
+  void send(Gp& p, const sc_core::sc_time& delay = sc_core::SC_ZERO_TIME);
+  tlm::tlm_sync_enum nb_transport_bw(Gp& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
+
+  // Requests queued or waiting for END_REQ.
+  size_t pending() const { return queue_.size() + (in_req_ ? 1 : 0); }
+  // Called after each END_REQ, so an owner can release its own back-pressure.
+  std::function<void()> on_req_done;
+  uint64_t stall_time_ps() const { return stall_ps_; }
+
+ private:
+  void pump();
+  void req_done();
+  void deliver(Gp& p, const sc_core::sc_time& t, bool send_end_resp);
+
+  FwFn fw_;
+  RespFn on_resp_;
+  Timeline timeline_;
+  std::deque<std::pair<sc_core::sc_time, Gp*>> queue_;  // (earliest send time, payload)
+  Gp* in_req_ = nullptr;
+  sc_core::sc_time req_sent_at_;
+  uint64_t stall_ps_ = 0;  // time spent waiting for END_REQ
+};
+
+// Target side. Incoming BEGIN_REQ is offered to accept(); if it refuses (no MSHR, full queue) END_REQ is
+// withheld until retry() succeeds, which back-pressures the initiator. respond() queues BEGIN_RESP after a
+// delay; responses leave in the order they become due, one at a time (response exclusion rule).
+class AtTargetPort {
+ public:
+  using AcceptFn = std::function<bool(Gp&)>;
+  AtTargetPort(const char* name, BwFn bw, AcceptFn accept);
+
+  tlm::tlm_sync_enum nb_transport_fw(Gp& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  void respond(Gp& p, const sc_core::sc_time& delay);
+  // Offer the withheld request again (call when capacity frees). Safe to call when nothing waits.
+  void retry();
+  bool blocked() const { return waiting_ != nullptr; }
+
+ private:
+  void send_responses();
+
+  BwFn bw_;
+  AcceptFn accept_;
+  Timeline timeline_;
+  Gp* waiting_ = nullptr;          // received, not yet accepted
+  sc_core::sc_time waiting_from_;  // its annotated arrival time: no acceptance before
+  Gp* resp_open_ = nullptr;        // BEGIN_RESP sent, END_RESP not yet received
+  std::deque<Gp*> resp_queue_;
+};
+
+// Cycles to sc_time.
+inline sc_core::sc_time cycles(const sc_core::sc_time& clock, uint64_t n) {
+  return clock * static_cast<double>(n);
+}
+
+}  // namespace simtlm::mem

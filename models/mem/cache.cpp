@@ -1,0 +1,242 @@
+#include "models/mem/cache.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <stdexcept>
+
+namespace simtlm::mem {
+
+using sc_core::sc_time;
+
+nlohmann::json CacheStats::json() const {
+  return {{"reads", reads},
+          {"writes", writes},
+          {"hits", hits},
+          {"misses", misses},
+          {"mshr_merges", mshr_merges},
+          {"reservation_failures", reservation_failures},
+          {"writebacks", writebacks},
+          {"fills", fills},
+          {"bank_conflicts", bank_conflicts},
+          {"bypasses", bypasses},
+          {"down_reads", down_reads},
+          {"down_writes", down_writes}};
+}
+
+namespace {
+const CacheParams& checked(const CacheParams& p) {
+  auto pow2 = [](uint32_t v) { return v != 0 && std::has_single_bit(v); };
+  if (!pow2(p.line_bytes) || !pow2(p.sector_bytes) || p.sector_bytes > p.line_bytes ||
+      p.line_bytes / p.sector_bytes > 32 || p.assoc == 0 || p.banks == 0 || p.mshrs == 0 ||
+      p.mshr_max_merge == 0 || p.write_buffer == 0 || p.size_bytes % (p.line_bytes * p.assoc) != 0 ||
+      p.size_bytes == 0)
+    throw std::invalid_argument("CacheParams: sizes must be powers of two, at most 32 sectors per line");
+  return p;
+}
+}  // namespace
+
+Cache::Cache(sc_core::sc_module_name name, const CacheParams& params)
+    : sc_module(name),
+      in("in"),
+      out("out"),
+      p_(checked(params)),
+      sets_(p_.size_bytes / (p_.line_bytes * p_.assoc)),
+      lines_(size_t{sets_} * p_.assoc),
+      bank_free_(p_.banks, sc_core::SC_ZERO_TIME),
+      pool_(p_.line_bytes),
+      in_port_(
+          "in_port", [this](Gp& g, tlm::tlm_phase& ph, sc_time& t) { return in->nb_transport_bw(g, ph, t); },
+          [this](Gp& g) { return accept(g); }),
+      out_port_(
+          "out_port",
+          [this](Gp& g, tlm::tlm_phase& ph, sc_time& t) { return out->nb_transport_fw(g, ph, t); },
+          [this](Gp& g) { on_down_resp(g); }) {
+  in.register_nb_transport_fw(this, &Cache::fw);
+  out.register_nb_transport_bw(this, &Cache::bw);
+}
+
+uint32_t Cache::sector_mask(uint64_t addr, unsigned len) const {
+  // Requests must not cross a line; bytes beyond the line are ignored (the coalescer splits by line).
+  const uint64_t off = addr & (p_.line_bytes - 1);
+  const uint64_t end = std::min<uint64_t>(off + std::max(len, 1u), p_.line_bytes);
+  const uint32_t first = off / p_.sector_bytes, last = (end - 1) / p_.sector_bytes;
+  const uint32_t n = last - first + 1;
+  return (n >= 32 ? ~0u : ((1u << n) - 1)) << first;
+}
+
+sc_time Cache::bank_slot(uint64_t line) {
+  const sc_time now = sc_core::sc_time_stamp();
+  sc_time& free = bank_free_[(line / p_.line_bytes) % p_.banks];
+  const sc_time start = std::max(now, free);
+  if (start > now) ++stats_.bank_conflicts;
+  free = start + p_.clock;
+  return start - now;  // delay until the bank serves this access
+}
+
+Cache::Line* Cache::find(uint64_t line) {
+  const uint32_t set = (line / p_.line_bytes) % sets_;
+  for (uint32_t w = 0; w < p_.assoc; ++w) {
+    Line& l = lines_[size_t{set} * p_.assoc + w];
+    if (!l.disabled && l.valid && l.line_addr == line) return &l;
+  }
+  return nullptr;
+}
+
+Cache::Line* Cache::victim(uint64_t line) {
+  const uint32_t set = (line / p_.line_bytes) % sets_;
+  Line* best = nullptr;
+  for (uint32_t w = 0; w < p_.assoc; ++w) {
+    Line& l = lines_[size_t{set} * p_.assoc + w];
+    if (l.disabled) continue;
+    if (!l.valid) return &l;
+    if (!best || l.lru < best->lru) best = &l;
+  }
+  return best;
+}
+
+bool Cache::contains(uint64_t addr) const {
+  return const_cast<Cache*>(this)->find(addr & ~uint64_t{p_.line_bytes - 1}) != nullptr;
+}
+
+void Cache::send_down(tlm::tlm_command cmd, uint64_t addr, unsigned len, const Gp& cause,
+                      const sc_time& delay) {
+  Gp& g = pool_.get(cmd, addr, len);
+  if (auto* src = cause.get_extension<RequestExt>()) *g.get_extension<RequestExt>() = *src;
+  if (cmd == tlm::TLM_READ_COMMAND) {
+    ++stats_.down_reads;
+  } else {
+    ++stats_.down_writes;
+    ++writes_out_;
+  }
+  out_port_.send(g, delay);
+  if (cmd == tlm::TLM_READ_COMMAND) fetch_line_[&g] = addr & ~uint64_t{p_.line_bytes - 1};
+}
+
+void Cache::evict(Line& l) {
+  if (l.valid && l.dirty) {
+    // Write back the span of dirty sectors as one burst.
+    const int first = std::countr_zero(l.dirty), last = 31 - std::countl_zero(l.dirty);
+    ++stats_.writebacks;
+    Gp dummy;  // no cause: writebacks carry an empty RequestExt
+    send_down(tlm::TLM_WRITE_COMMAND, l.line_addr + first * p_.sector_bytes,
+              (last - first + 1) * p_.sector_bytes, dummy, sc_core::SC_ZERO_TIME);
+  }
+  l.valid = l.dirty = 0;
+}
+
+bool Cache::accept(Gp& p) {
+  const uint64_t line = p.get_address() & ~uint64_t{p_.line_bytes - 1};
+  const uint32_t sectors = sector_mask(p.get_address(), p.get_data_length());
+  const bool is_read = p.get_command() == tlm::TLM_READ_COMMAND;
+  const bool ok = is_read ? accept_read(p, line, sectors) : accept_write(p, line, sectors);
+  if (!ok) {
+    if (last_refused_ != &p) ++stats_.reservation_failures;
+    last_refused_ = &p;
+    return false;
+  }
+  last_refused_ = nullptr;
+  ++(is_read ? stats_.reads : stats_.writes);
+  return true;
+}
+
+bool Cache::accept_read(Gp& p, uint64_t line, uint32_t sectors) {
+  Line* l = find(line);
+  if (l && (l->valid & sectors) == sectors) {
+    ++stats_.hits;
+    l->lru = ++lru_clock_;
+    in_port_.respond(p, bank_slot(line) + cycles(p_.clock, p_.hit_latency));
+    return true;
+  }
+  const uint32_t have = l ? l->valid : 0;
+  if (auto it = mshr_.find(line); it != mshr_.end()) {
+    Mshr& m = it->second;
+    if ((sectors & ~(m.sectors | have)) != 0 || m.waiting.size() >= p_.mshr_max_merge) return false;
+    ++stats_.mshr_merges;
+    ++stats_.misses;
+    m.waiting.push_back(&p);
+    return true;
+  }
+  if (mshr_.size() >= p_.mshrs) return false;
+  ++stats_.misses;
+  const uint32_t need = sectors & ~have;
+  Mshr& m = mshr_[line];
+  m.sectors = need;
+  m.waiting.push_back(&p);
+  const int first = std::countr_zero(need), last = 31 - std::countl_zero(need);
+  send_down(tlm::TLM_READ_COMMAND, line + first * p_.sector_bytes, (last - first + 1) * p_.sector_bytes, p,
+            bank_slot(line) + cycles(p_.clock, p_.miss_latency));
+  return true;
+}
+
+bool Cache::accept_write(Gp& p, uint64_t line, uint32_t sectors) {
+  Line* l = find(line);
+  const bool through = p_.write_policy == WritePolicy::kWriteThroughNoAllocate;
+  Line* v = (!l && !through) ? victim(line) : nullptr;
+  const bool bypass = !l && !through && !v;
+  const bool needs_buffer = through || bypass || (v && v->valid && v->dirty);
+  if (needs_buffer && writes_out_ >= p_.write_buffer) return false;
+  const sc_time delay = bank_slot(line);
+  if (l) {
+    ++stats_.hits;
+    l->lru = ++lru_clock_;
+    l->valid |= sectors;  // values live in the functional model: a store makes the sectors current
+    if (!through) l->dirty |= sectors;
+  } else {
+    ++stats_.misses;
+    if (v) {
+      evict(*v);
+      *v = Line{line, sectors, sectors, ++lru_clock_, false};
+    } else if (bypass) {
+      ++stats_.bypasses;
+    }
+  }
+  if (through || bypass) send_down(tlm::TLM_WRITE_COMMAND, p.get_address(), p.get_data_length(), p, delay);
+  in_port_.respond(p, delay + cycles(p_.clock, p_.hit_latency));
+  return true;
+}
+
+void Cache::on_down_resp(Gp& g) {
+  if (g.get_command() == tlm::TLM_WRITE_COMMAND) {
+    --writes_out_;
+  } else {
+    const uint64_t line = fetch_line_.at(&g);
+    fetch_line_.erase(&g);
+    auto it = mshr_.find(line);
+    Mshr& m = it->second;
+    ++stats_.fills;
+    Line* l = find(line);
+    if (!l) {
+      l = victim(line);
+      if (l) {
+        evict(*l);
+        l->line_addr = line;
+      } else {
+        ++stats_.bypasses;
+      }
+    }
+    if (l) {
+      l->valid |= m.sectors;
+      l->lru = ++lru_clock_;
+    }
+    for (Gp* w : m.waiting) in_port_.respond(*w, cycles(p_.clock, p_.fill_latency));
+    mshr_.erase(it);
+  }
+  g.release();
+  in_port_.retry();
+}
+
+void Cache::disable_fraction(double fraction) {
+  const size_t total = lines_.size();
+  const size_t n = static_cast<size_t>(std::llround(std::clamp(fraction, 0.0, 1.0) * total));
+  for (auto& l : lines_) l.disabled = false;
+  for (size_t k = 0; k < n; ++k) set_line_disabled(k % sets_, p_.assoc - 1 - k / sets_, true);
+}
+
+void Cache::set_line_disabled(uint32_t set, uint32_t way, bool disabled) {
+  Line& l = lines_.at(size_t{set} * p_.assoc + way);
+  if (disabled && l.valid) evict(l);
+  l.disabled = disabled;
+}
+
+}  // namespace simtlm::mem

@@ -1,0 +1,136 @@
+#pragma once
+// Sectored set-associative cache with MSHRs, used as the per-SM L1 and as one L2 bank.
+// Timing only: the functional model owns values, so a fill or a write never moves data.
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <unordered_map>
+#include <vector>
+
+#include "models/mem/at_ports.hpp"
+#include "models/mem/payload_pool.hpp"
+
+namespace simtlm::mem {
+
+enum class WritePolicy {
+  kWriteThroughNoAllocate,  // GPU L1 style: every store goes down, a store miss allocates nothing
+  kWriteBackAllocate,       // dirty sectors go down on eviction; a store miss allocates (write-validate)
+};
+
+struct CacheParams {
+  uint32_t size_bytes = 32 * 1024;
+  uint32_t assoc = 4;
+  uint32_t line_bytes = 128;
+  uint32_t sector_bytes = 32;   // fills and valid/dirty bits are per sector
+  uint32_t banks = 4;           // one access per bank per cycle; bank = line index % banks
+  uint32_t hit_latency = 20;    // cycles from accept to BEGIN_RESP on a hit (and for every store)
+  uint32_t miss_latency = 1;    // cycles from accept to the fill request leaving (tag lookup)
+  uint32_t fill_latency = 1;    // cycles from fill arrival to BEGIN_RESP of each merged request
+  uint32_t mshrs = 32;          // lines with an outstanding fill
+  uint32_t mshr_max_merge = 8;  // requests waiting on one MSHR
+  uint32_t write_buffer = 16;   // stores/writebacks outstanding downstream before back-pressure
+  WritePolicy write_policy = WritePolicy::kWriteThroughNoAllocate;
+  sc_core::sc_time clock = sc_core::sc_time(1, sc_core::SC_NS);
+
+  static CacheParams l1() { return {}; }
+  static CacheParams l2() {
+    CacheParams p;
+    p.size_bytes = 256 * 1024;
+    p.assoc = 16;
+    p.banks = 1;
+    p.hit_latency = 100;
+    p.miss_latency = 4;
+    p.fill_latency = 4;
+    p.mshrs = 64;
+    p.write_policy = WritePolicy::kWriteBackAllocate;
+    return p;
+  }
+};
+
+struct CacheStats {
+  uint64_t reads = 0, writes = 0, hits = 0, misses = 0, mshr_merges = 0, reservation_failures = 0;
+  uint64_t writebacks = 0, fills = 0, bank_conflicts = 0, bypasses = 0;
+  uint64_t down_reads = 0, down_writes = 0;
+  nlohmann::json json() const;
+};
+
+class Cache : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<Cache> in;
+  tlm_utils::simple_initiator_socket<Cache> out;
+
+  Cache(sc_core::sc_module_name name, const CacheParams& params);
+
+  const CacheParams& params() const { return p_; }
+  const CacheStats& stats() const { return stats_; }
+  nlohmann::json stats_json() const { return stats_.json(); }
+
+  // Takes lines out of use (cache-pollution experiments): round(fraction * lines) of them, highest ways
+  // first, spread over all sets. A set with no enabled way passes its accesses through uncached.
+  void disable_fraction(double fraction);
+  void set_line_disabled(uint32_t set, uint32_t way, bool disabled);
+  bool contains(uint64_t addr) const;  // some sector of the line is valid (for tests)
+
+ private:
+  struct Line {
+    uint64_t line_addr = 0;
+    uint32_t valid = 0;  // sector mask
+    uint32_t dirty = 0;
+    uint64_t lru = 0;
+    bool disabled = false;
+  };
+  struct Mshr {
+    uint32_t sectors = 0;
+    std::vector<Gp*> waiting;
+  };
+
+  bool accept(Gp& p);
+  bool accept_read(Gp& p, uint64_t line, uint32_t sectors);
+  bool accept_write(Gp& p, uint64_t line, uint32_t sectors);
+  void on_down_resp(Gp& p);
+  Line* find(uint64_t line);
+  Line* victim(uint64_t line);  // nullptr when every way of the set is disabled
+  void evict(Line& l);
+  void send_down(tlm::tlm_command cmd, uint64_t addr, unsigned len, const Gp& cause,
+                 const sc_core::sc_time& delay);
+  uint32_t sector_mask(uint64_t addr, unsigned len) const;
+  sc_core::sc_time bank_slot(uint64_t line);
+  tlm::tlm_sync_enum fw(Gp& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
+    return in_port_.nb_transport_fw(p, ph, t);
+  }
+  tlm::tlm_sync_enum bw(Gp& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
+    return out_port_.nb_transport_bw(p, ph, t);
+  }
+
+  const CacheParams p_;
+  const uint32_t sets_;
+  // Mutable state.
+  std::vector<Line> lines_;                       // set-major: lines_[set * assoc + way]
+  std::unordered_map<uint64_t, Mshr> mshr_;       // by line address
+  std::unordered_map<Gp*, uint64_t> fetch_line_;  // our fill payload -> line address
+  std::vector<sc_core::sc_time> bank_free_;
+  uint32_t writes_out_ = 0;
+  uint64_t lru_clock_ = 0;
+  const Gp* last_refused_ = nullptr;  // counts a reservation failure once per stalled request
+  CacheStats stats_;
+  PayloadPool pool_;
+  AtTargetPort in_port_;
+  AtInitiatorPort out_port_;
+};
+
+// Named types for the two uses; same engine, different defaults.
+class L1Cache final : public Cache {
+ public:
+  explicit L1Cache(sc_core::sc_module_name name, const CacheParams& p = CacheParams::l1()) : Cache(name, p) {}
+};
+class L2Cache final : public Cache {
+ public:
+  explicit L2Cache(sc_core::sc_module_name name, const CacheParams& p = CacheParams::l2()) : Cache(name, p) {}
+};
+
+}  // namespace simtlm::mem

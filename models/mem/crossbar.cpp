@@ -1,0 +1,111 @@
+#include "models/mem/crossbar.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace simtlm::mem {
+
+using sc_core::sc_time;
+
+Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarParams& params)
+    : sc_module(name),
+      in("in"),
+      out("out"),
+      p_(params),
+      req_link_free_(p_.in_ports, sc_core::SC_ZERO_TIME),
+      resp_link_free_(p_.in_ports, sc_core::SC_ZERO_TIME),
+      bank_load_(p_.out_ports, 0),
+      in_stats_(p_.in_ports),
+      bank_requests_(p_.out_ports, 0),
+      refused_(p_.in_ports, nullptr),
+      retry_timeline_("retry") {
+  if (p_.in_ports == 0 || p_.out_ports == 0 || p_.bytes_per_cycle == 0 || p_.interleave_bytes == 0 ||
+      p_.bank_queue == 0)
+    throw std::invalid_argument("CrossbarParams: counts and widths must be positive");
+  in.register_nb_transport_fw(this, &Crossbar::fw);
+  out.register_nb_transport_bw(this, &Crossbar::bw);
+  for (uint32_t i = 0; i < p_.in_ports; ++i) {
+    in_ports_.push_back(std::make_unique<AtTargetPort>(
+        "in_port",
+        [this, i](Gp& g, tlm::tlm_phase& ph, sc_time& t) { return in[i]->nb_transport_bw(g, ph, t); },
+        [this, i](Gp& g) { return accept(i, g); }));
+  }
+  for (uint32_t b = 0; b < p_.out_ports; ++b) {
+    out_ports_.push_back(std::make_unique<AtInitiatorPort>(
+        "out_port",
+        [this, b](Gp& g, tlm::tlm_phase& ph, sc_time& t) { return out[b]->nb_transport_fw(g, ph, t); },
+        [this, b](Gp& g) { on_resp(b, g); }));
+    out_ports_.back()->on_req_done = [this, b] {
+      --bank_load_[b];
+      for (auto& port : in_ports_) port->retry();
+    };
+  }
+}
+
+void Crossbar::end_of_elaboration() {
+  if (in.size() != p_.in_ports || out.size() != p_.out_ports)
+    SC_REPORT_ERROR("simtlm/mem", (std::string(name()) + ": bound ports differ from CrossbarParams").c_str());
+}
+
+tlm::tlm_sync_enum Crossbar::fw(int port, Gp& p, tlm::tlm_phase& ph, sc_time& t) {
+  return in_ports_.at(port)->nb_transport_fw(p, ph, t);
+}
+
+tlm::tlm_sync_enum Crossbar::bw(int port, Gp& p, tlm::tlm_phase& ph, sc_time& t) {
+  return out_ports_.at(port)->nb_transport_bw(p, ph, t);
+}
+
+bool Crossbar::accept(uint32_t port, Gp& p) {
+  const sc_time now = sc_core::sc_time_stamp();
+  const uint32_t bank = bank_of(p.get_address());
+  auto& st = in_stats_[port];
+  if (req_link_free_[port] > now || bank_load_[bank] >= p_.bank_queue) {
+    if (refused_[port] != &p) ++st.stalls;
+    refused_[port] = &p;
+    // A busy link frees at a known time; a full bank queue retries on its END_REQ.
+    if (req_link_free_[port] > now)
+      retry_timeline_.at(req_link_free_[port] - now, [this, port] { in_ports_[port]->retry(); });
+    return false;
+  }
+  refused_[port] = nullptr;
+  // Only stores carry data on the request path; a read request is a header taking one link cycle.
+  const unsigned bytes = p.is_write() ? p.get_data_length() : 0;
+  const uint64_t ser = transfer_cycles(bytes);
+  req_link_free_[port] = now + cycles(p_.clock, std::max<uint64_t>(ser, 1));
+  ++st.requests;
+  st.req_bytes += bytes;
+  ++bank_requests_[bank];
+  ++bank_load_[bank];
+  origin_[&p] = port;
+  out_ports_[bank]->send(p, cycles(p_.clock, p_.latency + ser));
+  return true;
+}
+
+void Crossbar::on_resp(uint32_t, Gp& p) {
+  const sc_time now = sc_core::sc_time_stamp();
+  const uint32_t port = origin_.at(&p);
+  origin_.erase(&p);
+  const unsigned bytes = p.is_read() ? p.get_data_length() : 0;
+  const uint64_t ser = transfer_cycles(bytes);
+  // Responses share the port's return link: serialise behind earlier ones.
+  const sc_time start = std::max(now, resp_link_free_[port]);
+  resp_link_free_[port] = start + cycles(p_.clock, std::max<uint64_t>(ser, 1));
+  auto& st = in_stats_[port];
+  ++st.responses;
+  st.resp_bytes += bytes;
+  in_ports_[port]->respond(p, (start - now) + cycles(p_.clock, p_.latency + ser));
+}
+
+nlohmann::json Crossbar::stats_json() const {
+  nlohmann::json ports = nlohmann::json::array();
+  for (const auto& s : in_stats_)
+    ports.push_back({{"requests", s.requests},
+                     {"responses", s.responses},
+                     {"req_bytes", s.req_bytes},
+                     {"resp_bytes", s.resp_bytes},
+                     {"stalls", s.stalls}});
+  return {{"ports", ports}, {"bank_requests", bank_requests_}};
+}
+
+}  // namespace simtlm::mem

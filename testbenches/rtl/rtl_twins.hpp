@@ -1,0 +1,185 @@
+// Verilated (--cc) twins of the hw/units models, behind the same interfaces. One template per unit; the
+// Verilated class fixes the SIMD width. These are what a later `--rtl` switch plugs into the SystemC model.
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <span>
+#include <stdexcept>
+
+#include "hw/units/lane_permutation.hpp"
+#include "hw/units/majority_unit.hpp"
+#include "hw/units/popular_block_selector.hpp"
+#include "hw/units/priority_encoder_compactor.hpp"
+#include "hw/units/width.hpp"
+#include "testbenches/rtl/port_bits.hpp"
+
+namespace simtlm::rtl_test {
+
+// Rising edge with the inputs already applied.
+template <typename V>
+void clock_edge(V& top) {
+  top.clk = 0;
+  top.eval();
+  top.clk = 1;
+  top.eval();
+  top.clk = 0;
+  top.eval();
+}
+
+template <typename V>
+class RtlLanePermutation final : public hw::LanePermutation {
+ public:
+  RtlLanePermutation(uint32_t width, uint32_t num_warp_ids = 64)
+      : width_(width), num_warp_ids_(num_warp_ids), top_(std::make_unique<V>(&context_)) {
+    top_->rst = 1;
+    clock_edge(*top_);
+    top_->rst = 0;
+  }
+  void set_mode(hw::PermutationMode mode) override { top_->mode = static_cast<uint8_t>(mode); }
+  void load(uint32_t warp, uint32_t xor_mask) override {
+    check_warp(warp);
+    if (xor_mask >= width_) throw std::invalid_argument("XOR mask does not fit the SIMD width");
+    top_->wr_en = 1;
+    top_->wr_warp = warp;
+    top_->wr_mask = xor_mask;
+    clock_edge(*top_);
+    top_->wr_en = 0;
+  }
+  uint32_t xor_mask(uint32_t warp) override {
+    read(warp);
+    return top_->xor_mask;
+  }
+  uint32_t home_lane(uint32_t warp, uint32_t lane) override {
+    if (lane >= width_) throw std::out_of_range("lane outside the warp");
+    top_->lane = lane;
+    read(warp);
+    return top_->home_lane;
+  }
+  uint64_t permute_mask(uint32_t warp, uint64_t logical_mask) override {
+    top_->logical_mask = logical_mask & hw::lane_mask_of(width_);
+    read(warp);
+    return top_->physical_mask;
+  }
+
+ private:
+  void check_warp(uint32_t warp) const {
+    if (warp >= num_warp_ids_) throw std::out_of_range("warp id outside the permutation table");
+  }
+  void read(uint32_t warp) {
+    check_warp(warp);
+    top_->warp = warp;
+    top_->eval();
+  }
+
+  uint32_t width_;
+  uint32_t num_warp_ids_;
+  VerilatedContext context_;
+  std::unique_ptr<V> top_;
+};
+
+template <typename V>
+class RtlMajority final : public hw::BranchMajority {
+ public:
+  explicit RtlMajority(uint32_t width)
+      : lanes_(hw::lane_mask_of(width)), top_(std::make_unique<V>(&context_)) {}
+  hw::BranchVote vote(uint64_t taken, uint64_t active) override {
+    top_->taken = taken & lanes_;
+    top_->active = active & lanes_;
+    top_->eval();
+    return {.herd_taken = top_->herd_taken != 0,
+            .all_taken = top_->all_taken != 0,
+            .none_taken = top_->none_taken != 0,
+            .uniform = top_->uniform != 0};
+  }
+
+ private:
+  uint64_t lanes_;
+  VerilatedContext context_;
+  std::unique_ptr<V> top_;
+};
+
+// The RTL holds up to kMaxWarps warps (its NWARPS parameter, 16).
+template <typename V>
+class RtlCompactor final : public hw::WarpCompaction {
+ public:
+  static constexpr uint32_t kMaxWarps = 16;
+  static constexpr unsigned kWarpIndexBits = 4;
+
+  explicit RtlCompactor(uint32_t width) : width_(width), top_(std::make_unique<V>(&context_)) {
+    top_->rst = 1;
+    clock_edge(*top_);
+    top_->rst = 0;
+  }
+  void load(std::span<const uint64_t> warp_masks) override {
+    if (warp_masks.size() > kMaxWarps) throw std::invalid_argument("too many warps for the RTL compactor");
+    for (uint32_t warp = 0; warp < kMaxWarps; ++warp) {
+      const uint64_t mask = warp < warp_masks.size() ? warp_masks[warp] : 0;
+      put_bits(top_->pending_in, warp * width_, width_, mask);
+    }
+    top_->load = 1;
+    clock_edge(*top_);
+    top_->load = 0;
+  }
+  bool done() override {
+    top_->eval();
+    return top_->valid == 0;
+  }
+  hw::CompactedWarp next() override {
+    hw::CompactedWarp out = peek();
+    top_->pop = 1;
+    clock_edge(*top_);
+    top_->pop = 0;
+    return out;
+  }
+  // The outputs without popping: what a stalled consumer sees.
+  hw::CompactedWarp peek() {
+    top_->eval();
+    hw::CompactedWarp out;
+    out.lane_mask = get_bits(top_->lane_mask, 0, width_);
+    for (uint32_t lane = 0; lane < width_; ++lane) {
+      out.source_warp[lane] =
+          static_cast<uint8_t>(get_bits(top_->lane_warp, lane * kWarpIndexBits, kWarpIndexBits));
+    }
+    return out;
+  }
+  // A clock edge with neither load nor pop: the state must hold.
+  void idle_cycle() { clock_edge(*top_); }
+
+ private:
+  uint32_t width_;
+  VerilatedContext context_;
+  std::unique_ptr<V> top_;
+};
+
+template <typename V>
+class RtlBlockSelector final : public hw::BlockSelection {
+ public:
+  RtlBlockSelector(uint32_t width, uint32_t address_bits)
+      : width_(width), address_bits_(address_bits), top_(std::make_unique<V>(&context_)) {}
+  hw::HerdedLoad select(std::span<const uint64_t> address, uint64_t active, uint32_t line_shift) override {
+    if (address.size() != width_) throw std::invalid_argument("one address per lane expected");
+    if (line_shift >= address_bits_) throw std::invalid_argument("line shift must be below the address bits");
+    for (uint32_t lane = 0; lane < width_; ++lane) {
+      put_bits(top_->addr_in, lane * address_bits_, address_bits_, address[lane]);
+    }
+    top_->active = active & hw::lane_mask_of(width_);
+    top_->line_shift = line_shift;
+    top_->eval();
+    hw::HerdedLoad out;
+    out.block = get_bits(top_->block, 0, address_bits_);
+    out.count = static_cast<uint32_t>(top_->count);
+    for (uint32_t lane = 0; lane < width_; ++lane) {
+      out.address[lane] = get_bits(top_->addr_out, lane * address_bits_, address_bits_);
+    }
+    return out;
+  }
+
+ private:
+  uint32_t width_;
+  uint32_t address_bits_;
+  VerilatedContext context_;
+  std::unique_ptr<V> top_;
+};
+
+}  // namespace simtlm::rtl_test
