@@ -6,44 +6,10 @@
 #include <stdexcept>
 
 #include "hw/ssy_points.hpp"
+#include "models/launch/session.hpp"
 #include "models/ptx/cfg.hpp"
-#include "models/ptx/parser.hpp"
 
 namespace simtlm::hw {
-namespace {
-
-constexpr uint64_t kBufferAlign = 256;  // as launch::Session lays buffers out, so addresses match
-
-// The same layout as launch::Session::build_param_buffer (private there); Session validated the types.
-std::vector<uint8_t> param_buffer(const launch::Launch& launch, const ptx::Function& kernel,
-                                  const std::map<std::string, uint64_t>& addresses) {
-  uint32_t size = kernel.param_bytes;
-  for (const auto& p : kernel.params) size = std::max(size, p.offset + p.size);
-  std::vector<uint8_t> buffer(size, 0);
-  if (kernel.params.size() != launch.params.size()) throw std::invalid_argument("parameter count differs");
-  for (size_t i = 0; i < kernel.params.size(); ++i) {
-    const ptx::Param& p = kernel.params[i];
-    const launch::ParamValue& v = launch.params[i];
-    using Kind = launch::ParamValue::Kind;
-    uint8_t* dst = &buffer[p.offset];
-    if (v.kind == Kind::buffer) {
-      const uint64_t addr = addresses.at(v.buffer);
-      std::memcpy(dst, &addr, 8);
-    } else if (p.type == ptx::Type::f32) {
-      const float f = v.kind == Kind::real ? float(v.real) : float(v.integer);
-      std::memcpy(dst, &f, 4);
-    } else if (p.type == ptx::Type::f64) {
-      const double d = v.kind == Kind::real ? v.real : double(v.integer);
-      std::memcpy(dst, &d, 8);
-    } else {
-      const auto bits = uint64_t(v.kind == Kind::real ? int64_t(v.real) : v.integer);
-      std::memcpy(dst, &bits, p.size);
-    }
-  }
-  return buffer;
-}
-
-}  // namespace
 
 StackRunner::StackRunner(StackParams params, uint64_t instruction_budget)
     : params_(params), budget_(instruction_budget) {}
@@ -52,37 +18,14 @@ StackRunResult StackRunner::run(const launch::Launch& launch) const {
   if (launch.grid.count() != 1 || launch.block.count() > ptx::kWarpSize) {
     throw std::invalid_argument("StackRunner runs one CTA of at most 32 threads");
   }
-  const ptx::Module module = ptx::load_ptx_file(launch.ptx.string());
-  std::string error;
-  const ptx::Function* kernel = module.find_entry(launch.kernel, &error);
-  if (!kernel) throw std::invalid_argument("no entry '" + launch.kernel + "': " + error);
-
-  ptx::GlobalMemory memory;
-  std::map<std::string, uint64_t> addresses;
-  std::map<std::string, uint64_t> sizes;
-  for (const launch::BufferSpec& spec : launch.buffers) {
-    const std::vector<uint8_t> bytes = launch::init_buffer(launch, spec);
-    const uint64_t addr = memory.allocate(std::max<uint64_t>(bytes.size(), 1), kBufferAlign, spec.name);
-    if (!bytes.empty()) memory.write(addr, bytes.data(), bytes.size());
-    addresses[spec.name] = addr;
-    sizes[spec.name] = bytes.size();
-  }
-  ptx::LaunchContext context;
-  context.module = &module;
-  context.kernel = kernel;
-  context.grid = launch.grid;
-  context.block = launch.block;
-  context.dynamic_shared_bytes = launch.shared_bytes;
-  context.global = &memory;
-  context.symbol_address.assign(module.symbols.size(), 0);
-  for (size_t i = 0; i < module.symbols.size(); ++i) {
-    const ptx::Symbol& sym = module.symbols[i];
-    if ((sym.space != ptx::Space::global && sym.space != ptx::Space::constant) || sym.size == 0) continue;
-    const uint64_t addr = memory.allocate(sym.size, std::max<uint64_t>(sym.align, kBufferAlign), sym.name);
-    if (!sym.init.empty()) memory.write(addr, sym.init.data(), std::min<uint64_t>(sym.init.size(), sym.size));
-    context.symbol_address[i] = addr;
-  }
-  context.param_buffer = param_buffer(launch, *kernel, addresses);
+  // The Session validates the launch against the kernel and lays it out exactly as the functional run does.
+  // Host references are checked by the caller, so the layout needs no reference lookup.
+  launch::Launch layout = launch;
+  layout.reference.clear();
+  const launch::Session session(std::move(layout), {});
+  const ptx::Function* kernel = &session.kernel();
+  const std::unique_ptr<launch::DeviceImage> image = session.prepare_device();
+  const ptx::LaunchContext& context = image->context;
 
   const ptx::Cfg cfg(*kernel);
   const SsyMap ssy(*kernel, cfg);
@@ -126,11 +69,7 @@ StackRunResult StackRunner::run(const launch::Launch& launch) const {
       stack.advance(pc + 1);
     }
   }
-  for (const auto& [name, addr] : addresses) {
-    std::vector<uint8_t> bytes(sizes[name]);
-    if (!bytes.empty()) memory.read(addr, bytes.data(), bytes.size());
-    result.buffers[name] = std::move(bytes);
-  }
+  result.buffers = image->read_buffers(launch);
   result.stack = stack.counters();
   result.spill_requests = stack.take_requests();
   result.cycles = result.warp_instructions + result.stack.cycles;

@@ -249,20 +249,18 @@ std::vector<uint8_t> Session::build_param_buffer(const std::map<std::string, uin
   return buffer;
 }
 
-SessionResult Session::run() {
-  SessionResult result;
-  ptx::GlobalMemory memory;
-  workloads::Buffers initial;
-  std::map<std::string, uint64_t> addresses;
+std::unique_ptr<DeviceImage> Session::prepare_device() const {
+  auto image = std::make_unique<DeviceImage>();
+  ptx::GlobalMemory& memory = image->memory;
   for (const BufferSpec& spec : launch_.buffers) {
     std::vector<uint8_t> bytes = init_buffer(launch_, spec);
     const uint64_t addr = memory.allocate(std::max<uint64_t>(bytes.size(), 1), kBufferAlign, spec.name);
     if (!bytes.empty()) memory.write(addr, bytes.data(), bytes.size());
-    addresses[spec.name] = addr;
-    initial[spec.name] = std::move(bytes);
+    image->addresses[spec.name] = addr;
+    image->initial[spec.name] = std::move(bytes);
   }
 
-  ptx::LaunchContext context;
+  ptx::LaunchContext& context = image->context;
   context.module = module_.get();
   context.kernel = kernel_;
   context.grid = launch_.grid;
@@ -277,7 +275,25 @@ SessionResult Session::run() {
     if (!sym.init.empty()) memory.write(addr, sym.init.data(), std::min<uint64_t>(sym.init.size(), sym.size));
     context.symbol_address[i] = addr;
   }
-  context.param_buffer = build_param_buffer(addresses);
+  context.param_buffer = build_param_buffer(image->addresses);
+  return image;
+}
+
+std::map<std::string, std::vector<uint8_t>> DeviceImage::read_buffers(const Launch& launch) const {
+  std::map<std::string, std::vector<uint8_t>> buffers;
+  for (const BufferSpec& spec : launch.buffers) {
+    std::vector<uint8_t> bytes(initial.at(spec.name).size());
+    if (!bytes.empty()) memory.read(addresses.at(spec.name), bytes.data(), bytes.size());
+    buffers[spec.name] = std::move(bytes);
+  }
+  return buffers;
+}
+
+SessionResult Session::run() {
+  SessionResult result;
+  const std::unique_ptr<DeviceImage> image = prepare_device();
+  ptx::LaunchContext& context = image->context;
+  workloads::Buffers& initial = image->initial;
   if (options_.capture_printf) context.printf_sink = &result.printf_output;
 
   ptx::RunOptions run_options;
@@ -292,11 +308,7 @@ SessionResult Session::run() {
   result.stats = runner.run();
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  for (const BufferSpec& spec : launch_.buffers) {
-    std::vector<uint8_t> bytes(initial[spec.name].size());
-    if (!bytes.empty()) memory.read(addresses[spec.name], bytes.data(), bytes.size());
-    result.buffers[spec.name] = std::move(bytes);
-  }
+  result.buffers = image->read_buffers(launch_);
 
   std::map<std::string, uint32_t> tolerance;
   for (const ExpectSpec& e : launch_.expect) {

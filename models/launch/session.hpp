@@ -34,6 +34,17 @@ struct SessionResult {
   bool ok() const { return failures.empty(); }
 };
 
+// A launch laid out in device memory: buffers initialised and allocated, module variables placed, the param
+// buffer built. Every runner (functional, stack, timing) starts from one, so addresses agree between them.
+struct DeviceImage {
+  ptx::GlobalMemory memory;
+  std::map<std::string, uint64_t> addresses;            // buffer name -> device address
+  std::map<std::string, std::vector<uint8_t>> initial;  // buffer name -> initial contents
+  ptx::LaunchContext context;                           // points into memory: the image is not movable
+  // The final contents of every buffer of the launch.
+  std::map<std::string, std::vector<uint8_t>> read_buffers(const Launch& launch) const;
+};
+
 class Session {
  public:
   // Loads and validates everything that can be checked without running; throws LaunchError or ptx::PtxError.
@@ -44,6 +55,9 @@ class Session {
 
   // Runs the grid. Throws ptx::KernelError on a runtime fault of the kernel.
   SessionResult run();
+
+  // A fresh device image of this launch (the parameters were validated by the constructor).
+  std::unique_ptr<DeviceImage> prepare_device() const;
 
   const Launch& launch() const { return launch_; }
   const ptx::Module& module() const { return *module_; }
