@@ -8,20 +8,15 @@
 #include "hw/units/popular_block_selector.hpp"
 #include "hw/units/priority_encoder_compactor.hpp"
 #include "hw/units/width.hpp"
+#include "models/launch/buffers.hpp"
 
 namespace simtlm::rtl_test {
 
-// splitmix64 (as in models/launch/buffers.hpp, repeated here to keep the RTL tests off the launch library).
+// Stimulus from the project's one splitmix64 (header-only, so the RTL tests do not link the launch library).
 class VectorSource {
  public:
-  explicit VectorSource(uint64_t seed) : state_(seed) {}
-  uint64_t bits() {
-    state_ += 0x9e3779b97f4a7c15ull;
-    uint64_t z = state_;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
+  explicit VectorSource(uint64_t seed) : rng_(seed) {}
+  uint64_t bits() { return rng_.next(); }
   // Modulo bias does not matter for stimulus.
   uint64_t below(uint64_t range) { return bits() % range; }
   // A `width`-lane mask whose density is itself random, so empty, sparse, half, dense and full masks all
@@ -55,7 +50,7 @@ class VectorSource {
   }
 
  private:
-  uint64_t state_;
+  launch::SplitMix64 rng_;
 };
 
 }  // namespace simtlm::rtl_test

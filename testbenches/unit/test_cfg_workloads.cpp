@@ -32,7 +32,9 @@ bool post_dominates(const Cfg& cfg, uint32_t q, uint32_t b) {
   return true;
 }
 
-bool reaches_exit(const Cfg& cfg, uint32_t b) { return !post_dominates(cfg, uint32_t(-2), b); }
+bool reaches_exit(const Cfg& cfg, uint32_t b) {
+  return !post_dominates(cfg, uint32_t(-2), b);
+}
 
 TEST(CfgOnWorkloads, ReconvergencePointIsTheImmediatePostDominator) {
   int kernels = 0, branches = 0;
