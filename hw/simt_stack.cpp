@@ -68,9 +68,12 @@ StackUpdate SimtStack::branch(const BranchOutcome& b) {
     pc_ = r;
   } else {
     // The executing entry becomes the one waiting at r; a path already at r is not pushed (it would pop
-    // at once and the waiting entry covers its lanes).
+    // at once and the waiting entry covers its lanes). When the executing entry already reconverges at r,
+    // the entry below waits there with all its lanes: the paths replace the executing entry instead of
+    // stacking another waiting one (as GPGPU-Sim does), so a loop that loses lanes on every iteration keeps
+    // a constant depth.
     u.diverged = true;
-    push(StackEntry{EntryKind::path, r, rpc_, mask_}, u);
+    if (r != rpc_) push(StackEntry{EntryKind::path, r, rpc_, mask_}, u);
     const bool run_taken = b.target != r;
     if (run_taken && b.fallthrough != r) {
       push(StackEntry{EntryKind::path, b.fallthrough, r, not_taken}, u);

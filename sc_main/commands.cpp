@@ -24,8 +24,6 @@ namespace fs = std::filesystem;
 using launch::Session;
 using launch::SessionResult;
 
-namespace {
-
 launch::SessionOptions session_options(uint64_t budget, bool capture_printf) {
   launch::SessionOptions options;
   options.instruction_budget = budget;
@@ -33,6 +31,8 @@ launch::SessionOptions session_options(uint64_t budget, bool capture_printf) {
   options.capture_printf = capture_printf;
   return options;
 }
+
+namespace {
 
 void write_stats(const Session& session, const SessionResult& result, const fs::path& dir) {
   const nlohmann::json doc = launch::stats_json(session.launch(), session.module(), session.kernel(),
@@ -65,7 +65,14 @@ int config_command(const fs::path& path, bool markdown) {
 }
 
 int run_command(const RunArgs& args) {
+  if (args.mode != "functional" && args.mode != "timing" && !args.mode.empty()) {
+    throw std::runtime_error("--mode must be functional or timing, not " + args.mode);
+  }
+  if (args.mode == "timing" || (args.mode.empty() && !args.config.empty())) return run_timing_command(args);
   if (!args.config.empty()) check_machine_config(args.config);
+  if (!args.overrides.empty() || !args.trace_vcd.empty() || !args.trace_warps.empty()) {
+    throw std::runtime_error("--set, --trace-vcd and --trace-warps need the timing model (--mode timing)");
+  }
   Session session(launch::load_launch(args.launch), session_options(args.budget, false));
   SessionResult result;
   try {

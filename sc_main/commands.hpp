@@ -5,17 +5,31 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
+
+namespace simtlm::launch {
+struct SessionOptions;
+}
 
 namespace simtlm::cli {
 
+// Session options of the command line: host references from workloads/reference, the given budget.
+launch::SessionOptions session_options(uint64_t budget, bool capture_printf);
+
 struct RunArgs {
   std::filesystem::path launch;
-  std::filesystem::path out;     // empty: out/<launch file stem>
-  std::filesystem::path config;  // machine description (timing mode, later); checked only
+  std::filesystem::path out;           // empty: out/<launch file stem>
+  std::filesystem::path config;        // machine description: runs the timing model
+  std::string mode;                    // "functional" or "timing"; empty: timing when a config is given
+  std::vector<std::string> overrides;  // --set path=value on top of the config
+  std::filesystem::path trace_vcd;
+  std::filesystem::path trace_warps;
   uint64_t budget = 0;
   bool quiet = false;
 };
 int run_command(const RunArgs& args);
+// The timing-mode half of run_command (sc_main/timing_command.cpp).
+int run_timing_command(const RunArgs& args);
 
 struct DemoArgs {
   std::filesystem::path workloads = "workloads";

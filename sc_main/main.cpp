@@ -26,9 +26,20 @@ extern "C" int sc_main(int argc, char* argv[]) {
       app.add_subcommand("run", "Run the kernel of a launch file and write its outputs and stats.json");
   run_cmd->add_option("--launch", run.launch, "Launch file (YAML)")->required();
   run_cmd->add_option("--out", run.out, "Output directory (default: out/<launch file name>)");
-  run_cmd->add_option("--config", run.config,
-                      "Machine configuration (configs/*.yaml), validated against docs/configs.md. Functional "
-                      "mode only for now: the timing model that uses it comes with issue 3");
+  run_cmd->add_option(
+      "--config", run.config,
+      "Machine configuration (configs/*.yaml, docs/configs.md); runs the SystemC timing model");
+  run_cmd->add_option("--mode", run.mode,
+                      "functional (no timing) or timing (default: timing when --config is given; the timing "
+                      "model runs on the defaults of docs/configs.md without one)");
+  run_cmd->add_option("--set", run.overrides,
+                      "Override a configuration parameter: --set stack.entries=8 (repeatable)");
+  run_cmd->add_option(
+      "--trace-vcd", run.trace_vcd,
+      "Timing mode: write a waveform (issue slot and mask, per-warp active mask and stack depth)");
+  run_cmd->add_option(
+      "--trace-warps", run.trace_warps,
+      "Timing mode: write one line per issued warp instruction (cycle, SM, CTA, warp, PC, mask)");
   run_cmd->add_option("--budget", run.budget,
                       "Thread-instruction budget (overrides the launch file's budget)");
   run_cmd->add_flag("--quiet", run.quiet, "Print nothing but errors");

@@ -17,6 +17,13 @@ const std::vector<ParamSpec>& schema() {
       {"gpu.max_warps_per_sm", K::unsigned_int, "32", 1, 1024, {}, "warp slots per SM"},
       {"gpu.max_ctas_per_sm", K::unsigned_int, "8", 1, 256, {}, "resident CTAs per SM"},
       {"gpu.registers_per_sm", K::unsigned_int, "65536", 1, 1 << 24, {}, "32-bit registers per SM"},
+      {"gpu.registers_per_thread",
+       K::unsigned_int,
+       "0",
+       0,
+       255,
+       {},
+       "registers a thread reserves; 0 = the kernel's PTX registers in 32-bit units, at most 63"},
       {"gpu.shared_bytes_per_sm", K::unsigned_int, "49152", 0, 1 << 24, {}, "shared memory per SM, bytes"},
 
       {"core.warp_size", K::unsigned_int, "32", 32, 32, {}, "threads per warp (PTX fixes it at 32)"},
@@ -110,6 +117,7 @@ const std::vector<ParamSpec>& schema() {
        "stack timing measured in the divergence-cost paper; none = no stack cycles beyond the branch unit"},
 
       {"lsu.segment_bytes", K::choice, "128", 0, 0, {"32", "64", "128"}, "coalescing segment size"},
+      {"lsu.shared_latency", K::unsigned_int, "20", 1, 1000, {}, "shared-memory access latency, cycles"},
       {"lsu.shared_banks", K::unsigned_int, "32", 1, 64, {}, "shared-memory banks (4-byte wide)"},
 
       {"l1.enabled", K::boolean, "true", 0, 0, {}, "per-SM L1 data cache present"},

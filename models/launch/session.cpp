@@ -293,15 +293,10 @@ SessionResult Session::run() {
   SessionResult result;
   const std::unique_ptr<DeviceImage> image = prepare_device();
   ptx::LaunchContext& context = image->context;
-  workloads::Buffers& initial = image->initial;
   if (options_.capture_printf) context.printf_sink = &result.printf_output;
 
   ptx::RunOptions run_options;
-  if (options_.instruction_budget) {
-    run_options.instruction_budget = options_.instruction_budget;
-  } else if (launch_.instruction_budget) {
-    run_options.instruction_budget = launch_.instruction_budget;
-  }
+  run_options.instruction_budget = instruction_budget();
   const ptx::Cfg cfg(*kernel_);
   ptx::FunctionalRunner runner(context, cfg, run_options);
   const auto start = std::chrono::steady_clock::now();
@@ -309,7 +304,18 @@ SessionResult Session::run() {
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   result.buffers = image->read_buffers(launch_);
+  verify(result, *image);
+  return result;
+}
 
+uint64_t Session::instruction_budget() const {
+  if (options_.instruction_budget) return options_.instruction_budget;
+  if (launch_.instruction_budget) return launch_.instruction_budget;
+  return ptx::RunOptions{}.instruction_budget;
+}
+
+void Session::verify(SessionResult& result, DeviceImage& image) const {
+  workloads::Buffers& initial = image.initial;
   std::map<std::string, uint32_t> tolerance;
   for (const ExpectSpec& e : launch_.expect) {
     result.expect_checked = true;
@@ -348,7 +354,6 @@ SessionResult Session::run() {
       }
     }
   }
-  return result;
 }
 
 }  // namespace simtlm::launch

@@ -58,6 +58,11 @@ class Session {
 
   // A fresh device image of this launch (the parameters were validated by the constructor).
   std::unique_ptr<DeviceImage> prepare_device() const;
+  // Checks result.buffers (the final contents of `image`) against the launch's expectations and host
+  // reference, appending to result.failures. The reference runs on image.initial, which it overwrites.
+  void verify(SessionResult& result, DeviceImage& image) const;
+  // Thread-instruction budget of a run: the option, else the launch file's, else the runner's default.
+  uint64_t instruction_budget() const;
 
   const Launch& launch() const { return launch_; }
   const ptx::Module& module() const { return *module_; }

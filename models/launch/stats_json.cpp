@@ -11,6 +11,8 @@ nlohmann::json dim3(const ptx::Dim3& d) {
   return nlohmann::json::array({d.x, d.y, d.z});
 }
 
+}  // namespace
+
 // "file.cu:42" from the instruction's .loc; only the file name, so documents do not depend on the build
 // machine.
 std::string cuda_location(const ptx::Module& module, const ptx::Instr& instr) {
@@ -18,8 +20,6 @@ std::string cuda_location(const ptx::Module& module, const ptx::Instr& instr) {
   const std::string name = std::filesystem::path(module.files[instr.loc_file]).filename().string();
   return name + ":" + std::to_string(instr.loc_line);
 }
-
-}  // namespace
 
 nlohmann::json stats_json(const Launch& launch, const ptx::Module& module, const ptx::Function& kernel,
                           const ptx::RunStats& stats, double wall_seconds) {

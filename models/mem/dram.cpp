@@ -83,6 +83,7 @@ void Dram::complete(Req& r, const sc_time& delay) {
   ports_[r.port]->respond(p, delay);
 }
 
+// FCFS (in_order): only the oldest request is served, its row opened when needed.
 // FR-FCFS: the oldest request to an open, ready row gets the data bus first; a bank with no such request
 // precharges and activates for its oldest request. Rows are kept open while requests still hit them.
 void Dram::schedule() {
@@ -90,6 +91,7 @@ void Dram::schedule() {
   // 1. One column access when the data bus is free.
   if (bus_free_ <= now) {
     for (auto it = queue_.begin(); it != queue_.end(); ++it) {
+      if (p_.in_order && it != queue_.begin()) break;
       const Bank& b = banks_[it->bank];
       if (b.open_row != static_cast<int64_t>(it->row) || b.ready_at > now) continue;
       const uint32_t beats_bytes = p_.bus_bytes * p_.burst_length;
@@ -110,6 +112,7 @@ void Dram::schedule() {
   for (uint32_t bi = 0; bi < banks_.size(); ++bi) {
     Bank& b = banks_[bi];
     if (b.ready_at > now) continue;  // activation in progress
+    if (p_.in_order && (queue_.empty() || queue_.front().bank != bi)) continue;
     Req* oldest = nullptr;
     bool hit_pending = false;
     for (auto& r : queue_) {

@@ -28,6 +28,7 @@ struct DramParams {
   // Channel interleaving: these address bits select the channel and are removed before bank/row mapping.
   uint32_t channels = 1;
   uint32_t channel_interleave_bytes = 256;
+  bool in_order = false;  // FCFS instead of FR-FCFS
   bool fixed_latency_mode = false;
   uint32_t fixed_latency = 300;  // core cycles, in fixed-latency mode; unlimited overlap up to queue_depth
   sc_core::sc_time clock = sc_core::sc_time(1, sc_core::SC_NS);  // core clock

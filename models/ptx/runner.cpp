@@ -17,20 +17,11 @@
 #include <bit>
 #include <string>
 
+#include "models/ptx/cta_barriers.hpp"
 #include "models/ptx/simt_stack.hpp"
 
 namespace simtlm::ptx {
 namespace {
-
-constexpr uint32_t kBarrierIds = 16;
-
-struct Barrier {
-  uint32_t arrived = 0;   // threads
-  uint32_t expected = 0;  // count operand; 0 = every thread of the CTA that has not exited
-  uint32_t popc = 0;      // bar.red over the arriving threads
-  bool all = true;
-  bool any = false;
-};
 
 enum class WarpState : uint8_t { ready, waiting, done };
 
@@ -38,9 +29,6 @@ struct Warp {
   WarpContext ctx;
   SimtStack stack;
   WarpState state = WarpState::ready;
-  uint32_t wait_barrier = 0;
-  uint32_t wait_pc = 0;
-  LaneMask wait_lanes = 0;
 };
 
 // std::popcount is a libgcc call unless the target has POPCNT, and this is on the per-instruction path.
@@ -90,6 +78,7 @@ class GridRunner {
       if (branch_stats_[pc].executed) stats_.per_branch[pc] = branch_stats_[pc];
     }
     stats_.active_lane_sum = stats_.thread_instructions;
+    stats_.barriers = barriers_.completions();
     return stats_;
   }
 
@@ -101,8 +90,7 @@ class GridRunner {
                       static_cast<uint32_t>(linear_id / (uint64_t(g.x) * g.y))};
     cta_.smid = static_cast<uint32_t>(linear_id % (launch_.nsm ? launch_.nsm : 1));
     cta_.shared.assign(size_t(fn_.static_shared_bytes) + launch_.dynamic_shared_bytes, 0);
-    barriers_.fill(Barrier{});
-    live_threads_ = threads;
+    barriers_.reset(static_cast<uint32_t>(warps_.size()), threads);
     done_warps_ = 0;
     for (uint32_t i = 0; i < warps_.size(); ++i) {
       Warp& w = warps_[i];
@@ -182,73 +170,25 @@ class GridRunner {
     lanes &= stack.top().mask;
     stack.exit(pc, lanes);
     if (!lanes) return;
-    live_threads_ -= lane_count(lanes);
-    // Threads that exit no longer hold back barriers waiting for every thread of the CTA.
-    for (uint32_t id = 0; id < kBarrierIds; ++id) {
-      if (complete(barriers_[id])) release(id);
-    }
-  }
-
-  bool complete(const Barrier& b) const {
-    return b.arrived > 0 && b.arrived >= (b.expected ? b.expected : live_threads_);
+    barriers_.threads_exited(lane_count(lanes));
+    wake_released();
   }
 
   // The lanes of step.active arrive at a barrier; returns true when the warp now waits.
   bool arrive(Warp& w, uint32_t pc, const WarpStep& step) {
-    const LaneMask lanes = step.active;
-    if (!lanes) return false;
-    if (step.barrier_id >= kBarrierIds) {
+    if (!step.active) return false;
+    if (step.barrier_id >= CtaBarriers::kIds) {
       throw KernelError("barrier id " + std::to_string(step.barrier_id) + " out of range (0..15) in " +
                         location(w, pc));
     }
-    const Instr& in = code_[pc];
-    Barrier& b = barriers_[step.barrier_id];
-    b.arrived += lane_count(lanes);
-    if (!step.barrier_all_threads) b.expected = step.barrier_count;
-    if (is_reduction(in.sub)) accumulate_reduction(b, w, in.src[2], lanes);
-    const bool blocks = in.sub != Sub::bar_arrive;
-    if (blocks) {
-      w.state = WarpState::waiting;
-      w.wait_barrier = step.barrier_id;
-      w.wait_pc = pc;
-      w.wait_lanes = lanes;
-    }
-    if (complete(b)) release(step.barrier_id);
+    const bool waits = barriers_.arrive(w.ctx.warp_in_cta, w.ctx, code_[pc], pc, step);
+    if (waits) w.state = WarpState::waiting;
+    wake_released();
     return w.state == WarpState::waiting;
   }
 
-  static bool is_reduction(Sub sub) {
-    return sub == Sub::bar_red_popc || sub == Sub::bar_red_and || sub == Sub::bar_red_or;
-  }
-
-  void accumulate_reduction(Barrier& b, const Warp& w, const Operand& pred, LaneMask lanes) {
-    for (LaneMask m = lanes; m; m &= m - 1) {
-      const unsigned lane = std::countr_zero(m);
-      bool value = pred.kind == OperandKind::reg ? (w.ctx.regs[size_t(pred.reg) * kWarpSize + lane] & 1) != 0
-                                                 : (pred.imm & 1) != 0;
-      value ^= pred.negate;
-      b.popc += value;
-      b.all = b.all && value;
-      b.any = b.any || value;
-    }
-  }
-
-  void release(uint32_t id) {
-    const Barrier b = barriers_[id];
-    barriers_[id] = Barrier{};
-    ++stats_.barriers;
-    for (Warp& w : warps_) {
-      if (w.state != WarpState::waiting || w.wait_barrier != id) continue;
-      w.state = WarpState::ready;
-      const Instr& in = code_[w.wait_pc];
-      if (!is_reduction(in.sub) || in.dst[0].kind != OperandKind::reg) continue;
-      const uint64_t value = in.sub == Sub::bar_red_popc  ? b.popc
-                             : in.sub == Sub::bar_red_and ? b.all
-                                                          : b.any;
-      for (LaneMask m = w.wait_lanes; m; m &= m - 1) {
-        w.ctx.regs[size_t(in.dst[0].reg) * kWarpSize + std::countr_zero(m)] = value;
-      }
-    }
+  void wake_released() {
+    for (uint32_t i : barriers_.take_released()) warps_[i].state = WarpState::ready;
   }
 
   std::string cta_name() const {
@@ -279,22 +219,24 @@ class GridRunner {
   // Names every barrier with waiting warps, where they wait, and where the threads they wait for are.
   std::string deadlock_message() const {
     std::string s = "deadlock in " + cta_name() + ":";
-    for (uint32_t id = 0; id < kBarrierIds; ++id) {
+    for (uint32_t id = 0; id < CtaBarriers::kIds; ++id) {
       bool any = false;
       for (const Warp& w : warps_) {
-        if (w.state != WarpState::waiting || w.wait_barrier != id) continue;
+        const uint32_t i = w.ctx.warp_in_cta;
+        if (!barriers_.waiting(i) || barriers_.wait_barrier(i) != id) continue;
         if (!any) s += " barrier " + std::to_string(id) + " can never complete; waiting:";
         any = true;
-        s += " warp " + std::to_string(w.ctx.warp_in_cta) + " (" + std::to_string(lane_count(w.wait_lanes)) +
-             " threads) at " + pc_name(w.wait_pc) + ";";
+        s += " warp " + std::to_string(i) + " (" + std::to_string(lane_count(barriers_.wait_lanes(i))) +
+             " threads) at " + pc_name(barriers_.wait_pc(i)) + ";";
       }
       if (!any) continue;
-      const Barrier& b = barriers_[id];
-      const uint64_t expected = b.expected ? b.expected : live_threads_;
-      s += " arrived " + std::to_string(b.arrived) + " of " + std::to_string(expected) + " threads; missing:";
+      s += " arrived " + std::to_string(barriers_.arrived(id)) + " of " +
+           std::to_string(barriers_.expected(id)) + " threads; missing:";
       for (const Warp& w : warps_) {
         LaneMask missing = w.stack.live_lanes();
-        if (w.state == WarpState::waiting && w.wait_barrier == id) missing &= ~w.wait_lanes;
+        const uint32_t i = w.ctx.warp_in_cta;
+        const bool waits_here = barriers_.waiting(i) && barriers_.wait_barrier(i) == id;
+        if (waits_here) missing &= ~barriers_.wait_lanes(i);
         if (!missing) continue;
         s += " warp " + std::to_string(w.ctx.warp_in_cta) + " lanes " + hex_mask(missing);
         const auto& entries = w.stack.entries();
@@ -302,9 +244,9 @@ class GridRunner {
           const LaneMask here = e->mask & missing;
           if (!here) continue;
           missing &= ~here;
-          if (w.state == WarpState::waiting && e == entries.rbegin()) {
-            s += " [" + hex_mask(here) + " waiting at barrier " + std::to_string(w.wait_barrier) + " at " +
-                 pc_name(w.wait_pc) + "]";
+          if (barriers_.waiting(i) && e == entries.rbegin()) {
+            s += " [" + hex_mask(here) + " waiting at barrier " + std::to_string(barriers_.wait_barrier(i)) +
+                 " at " + pc_name(barriers_.wait_pc(i)) + "]";
           } else {
             s += " [" + hex_mask(here) + " at " + pc_name(e->pc) + "]";
           }
@@ -326,8 +268,7 @@ class GridRunner {
   std::vector<uint8_t> conditional_;       // per PC: a conditional branch
   CtaContext cta_;
   std::vector<Warp> warps_;
-  std::array<Barrier, kBarrierIds> barriers_{};
-  uint64_t live_threads_ = 0;
+  CtaBarriers barriers_;
   size_t done_warps_ = 0;
 };
 

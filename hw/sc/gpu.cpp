@@ -1,0 +1,147 @@
+#include "hw/sc/gpu.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+
+namespace simtlm::hw {
+
+Gpu::Gpu(sc_core::sc_module_name name, const GpuParams& params, const TimingKernel& kernel,
+         BranchMajority& majority)
+    : sc_module(name), p_(params), k_(kernel), xbar_("xbar", params.xbar) {
+  for (uint32_t i = 0; i < p_.sms; ++i) {
+    auto sm = std::make_unique<Sm>(("sm" + std::to_string(i)).c_str(), i, p_.sm, k_, majority);
+    sm->on_cta_done = [this](uint32_t s) { cta_done(s); };
+    sm->on_error = [this](const std::string& m, bool fault) { stop(m, fault); };
+    sm->grid_thread_instructions = &grid_thread_instructions_;
+    if (p_.l1_enabled) {
+      auto l1 = std::make_unique<mem::L1Cache>(("l1_" + std::to_string(i)).c_str(), p_.l1);
+      if (p_.l1_disabled_fraction > 0) l1->disable_fraction(p_.l1_disabled_fraction);
+      sm->out().bind(l1->in);
+      l1->out.bind(xbar_.in);
+      l1_.push_back(std::move(l1));
+    } else {
+      sm->out().bind(xbar_.in);
+    }
+    sms_.push_back(std::move(sm));
+  }
+  for (uint32_t c = 0; c < p_.dram.channels; ++c) {
+    dram_.push_back(std::make_unique<mem::Dram>(("dram" + std::to_string(c)).c_str(), p_.dram));
+  }
+  for (uint32_t b = 0; b < p_.l2_banks; ++b) {
+    auto l2 = std::make_unique<mem::L2Cache>(("l2_" + std::to_string(b)).c_str(), p_.l2);
+    xbar_.out.bind(l2->in);
+    l2->out.bind(dram_[b % p_.dram.channels]->in);
+    l2_.push_back(std::move(l2));
+  }
+  total_ctas_ = k_.launch.grid.count();
+  SC_METHOD(start);
+  sensitive << start_;
+  dont_initialize();
+  start_.notify(sc_core::SC_ZERO_TIME);
+  SC_METHOD(watchdog);
+  sensitive << watchdog_;
+  dont_initialize();
+}
+
+uint64_t Gpu::now_cycle() const {
+  return static_cast<uint64_t>(std::ceil(sc_core::sc_time_stamp() / p_.sm.clock - 1e-9));
+}
+
+void Gpu::start() {
+  // One CTA per SM per round, so the first CTAs spread over the whole machine.
+  bool placed = true;
+  while (placed && next_cta_ < total_ctas_) {
+    placed = false;
+    for (auto& sm : sms_) {
+      if (next_cta_ < total_ctas_ && sm->can_accept()) {
+        sm->launch_cta(next_cta_++);
+        placed = true;
+      }
+    }
+  }
+  if (next_cta_ == 0 && total_ctas_ > 0) {
+    stop("a CTA of kernel " + k_.fn.name + " (" + std::to_string(k_.threads_per_cta) + " threads, " +
+             std::to_string(k_.registers_per_thread) + " registers per thread, " +
+             std::to_string(k_.shared_per_cta) +
+             " bytes of shared memory) does not fit in an SM of this "
+             "configuration",
+         false);
+    return;
+  }
+  const uint64_t period = p_.max_cycles ? std::min(p_.watchdog_cycles, p_.max_cycles) : p_.watchdog_cycles;
+  watchdog_.notify(p_.sm.clock * static_cast<double>(period));
+}
+
+void Gpu::dispatch(uint32_t sm) {
+  while (next_cta_ < total_ctas_ && sms_[sm]->can_accept()) sms_[sm]->launch_cta(next_cta_++);
+}
+
+void Gpu::cta_done(uint32_t sm) {
+  ++done_ctas_;
+  dispatch(sm);
+  if (finished()) {
+    end_cycle_ = now_cycle() + 1;  // the completing cycle counts
+    watchdog_.cancel();
+  }
+}
+
+void Gpu::watchdog() {
+  if (finished() || !error_.empty()) return;
+  const uint64_t now = now_cycle();
+  if (p_.max_cycles && now >= p_.max_cycles) {
+    stop("run.max_cycles (" + std::to_string(p_.max_cycles) + ") reached before kernel " + k_.fn.name +
+             " finished (" + std::to_string(done_ctas_) + " of " + std::to_string(total_ctas_) +
+             " CTAs done):" + describe_state(),
+         true);
+    return;
+  }
+  for (const auto& sm : sms_) {
+    const OutstandingRequest* r = sm->lsu().oldest();
+    if (r && now > r->sent_cycle + p_.watchdog_cycles) {
+      stop("stuck memory request: " + std::string(r->write ? "write" : "read") + " of " +
+               std::to_string(r->bytes) + " bytes at address 0x" + fmt::format("{:x}", r->address) +
+               " from SM " + sm->name() + ", warp slot " + std::to_string(r->warp) + ", " +
+               k_.where_pc(r->pc) + ", outstanding since cycle " + std::to_string(r->sent_cycle) + " (now " +
+               std::to_string(now) + ")" + describe_state(),
+           false);
+      return;
+    }
+  }
+  if (grid_thread_instructions_ == watchdog_seen_instructions_) {
+    stop("no instruction issued for " + std::to_string(p_.watchdog_cycles) +
+             " cycles (run.watchdog_cycles) in kernel " + k_.fn.name + ":" + describe_state(),
+         false);
+    return;
+  }
+  watchdog_seen_instructions_ = grid_thread_instructions_;
+  const uint64_t period =
+      p_.max_cycles ? std::min(p_.watchdog_cycles, p_.max_cycles - now) : p_.watchdog_cycles;
+  watchdog_.notify(p_.sm.clock * static_cast<double>(std::max<uint64_t>(period, 1)));
+}
+
+void Gpu::stop(const std::string& message, bool kernel_fault) {
+  if (!error_.empty()) return;
+  error_ = message;
+  kernel_fault_ = kernel_fault;
+  end_cycle_ = now_cycle();
+  sc_core::sc_stop();
+}
+
+std::string Gpu::describe_state() const {
+  std::string s;
+  for (const auto& sm : sms_) {
+    s += "\n SM " + std::string(sm->basename()) + ":";
+    const std::string warps = sm->describe_warps();
+    s += warps.empty() ? " no resident warp" : warps;
+    if (const OutstandingRequest* r = sm->lsu().oldest()) {
+      s += "\n  oldest memory request: address 0x" + fmt::format("{:x}", r->address) + " from " +
+           k_.where_pc(r->pc) + ", sent at cycle " + std::to_string(r->sent_cycle) + "; " +
+           std::to_string(sm->lsu().outstanding()) + " outstanding";
+    }
+  }
+  return s;
+}
+
+}  // namespace simtlm::hw

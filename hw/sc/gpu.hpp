@@ -1,0 +1,64 @@
+// The whole GPU: N SMs, a CTA dispatcher, per-SM L1 data caches, a crossbar to the banked L2 and the DRAM
+// channels behind it, every link a TLM-2.0 AT socket. It also watches the run: a stuck memory request or a
+// run with no progress for run.watchdog_cycles is reported with what each SM is waiting for.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "hw/sc/sm.hpp"
+#include "hw/sc/timing_kernel.hpp"
+#include "hw/sc/timing_params.hpp"
+#include "models/mem/cache.hpp"
+#include "models/mem/crossbar.hpp"
+#include "models/mem/dram.hpp"
+
+namespace simtlm::hw {
+
+class Gpu : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Gpu);
+  Gpu(sc_core::sc_module_name name, const GpuParams& params, const TimingKernel& kernel,
+      BranchMajority& majority);
+
+  bool finished() const { return done_ctas_ == total_ctas_; }
+  // Set when the run stopped early; kernel_fault tells a fault of the kernel (bad access, deadlock, budget)
+  // from a failure of the machine model (a stuck memory request).
+  const std::string& error() const { return error_; }
+  bool kernel_fault() const { return kernel_fault_; }
+  uint64_t cycles() const { return end_cycle_; }
+  // Every statistic of the run except the launch description (docs/stats-schema.md).
+  nlohmann::json stats_json() const;
+  std::vector<std::unique_ptr<Sm>>& sms() { return sms_; }
+  // Explains why nothing finished: what every SM waits for and its oldest memory request.
+  std::string describe_state() const;
+
+ private:
+  void start();
+  void dispatch(uint32_t sm);
+  void cta_done(uint32_t sm);
+  void watchdog();
+  void stop(const std::string& message, bool kernel_fault);
+  uint64_t now_cycle() const;
+
+  const GpuParams p_;
+  const TimingKernel& k_;
+  std::vector<std::unique_ptr<Sm>> sms_;
+  std::vector<std::unique_ptr<mem::L1Cache>> l1_;
+  mem::Crossbar xbar_;
+  std::vector<std::unique_ptr<mem::L2Cache>> l2_;
+  std::vector<std::unique_ptr<mem::Dram>> dram_;
+  // Mutable state.
+  uint64_t total_ctas_ = 0, next_cta_ = 0, done_ctas_ = 0, end_cycle_ = 0;
+  uint64_t grid_thread_instructions_ = 0;
+  uint64_t watchdog_seen_instructions_ = 0;
+  std::string error_;
+  bool kernel_fault_ = false;
+  sc_core::sc_event start_, watchdog_;
+};
+
+}  // namespace simtlm::hw

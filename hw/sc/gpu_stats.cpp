@@ -1,0 +1,159 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "hw/sc/gpu.hpp"
+#include "models/launch/stats_json.hpp"
+
+namespace simtlm::hw {
+
+namespace {
+
+// Sums the numbers of several statistics objects of one kind; maxima stay maxima and averages are weighted
+// by the requests behind them.
+nlohmann::json sum_stats(const std::vector<nlohmann::json>& parts) {
+  nlohmann::json total = nlohmann::json::object();
+  double weight_sum = 0;
+  std::map<std::string, double> weighted;
+  for (const nlohmann::json& part : parts) {
+    const double weight = part.value("reads", 0.0) + part.value("writes", 0.0);
+    weight_sum += weight;
+    for (const auto& [key, value] : part.items()) {
+      if (!value.is_number()) continue;
+      if (key.find("avg") != std::string::npos) {
+        weighted[key] += value.get<double>() * weight;
+      } else if (key.find("max") != std::string::npos) {
+        total[key] = total.contains(key) ? std::max(total[key].get<double>(), value.get<double>())
+                                         : value.get<double>();
+      } else if (value.is_number_integer()) {
+        total[key] = total.value(key, uint64_t{0}) + value.get<uint64_t>();
+      } else {
+        total[key] = total.value(key, 0.0) + value.get<double>();
+      }
+    }
+  }
+  for (const auto& [key, sum] : weighted) total[key] = weight_sum > 0 ? sum / weight_sum : 0.0;
+  return total;
+}
+
+}  // namespace
+
+nlohmann::json Gpu::stats_json() const {
+  SmStats total;
+  total.per_branch.resize(k_.fn.code.size());
+  nlohmann::json per_sm = nlohmann::json::array();
+  for (const auto& sm : sms_) {
+    const SmStats& s = sm->stats();
+    total.warp_instructions += s.warp_instructions;
+    total.thread_instructions += s.thread_instructions;
+    total.lane_slots += s.lane_slots;
+    total.ctas += s.ctas;
+    total.warps += s.warps;
+    total.barriers += s.barriers;
+    total.branches += s.branches;
+    total.divergent_branches += s.divergent_branches;
+    for (size_t i = 0; i < kStallKinds; ++i) total.stalls[i] += s.stalls[i];
+    total.global_instructions += s.global_instructions;
+    total.global_requests += s.global_requests;
+    total.local_instructions += s.local_instructions;
+    total.local_requests += s.local_requests;
+    total.shared_instructions += s.shared_instructions;
+    total.shared_conflict_cycles += s.shared_conflict_cycles;
+    total.other_memory_instructions += s.other_memory_instructions;
+    total.atomics += s.atomics;
+    total.spill_requests += s.spill_requests;
+    total.fill_requests += s.fill_requests;
+    total.stack.pushes += s.stack.pushes;
+    total.stack.sync_pushes += s.stack.sync_pushes;
+    total.stack.pops += s.stack.pops;
+    total.stack.divergent_branches += s.stack.divergent_branches;
+    total.stack.max_depth = std::max(total.stack.max_depth, s.stack.max_depth);
+    total.stack.spills += s.stack.spills;
+    total.stack.fills += s.stack.fills;
+    total.stack.cycles += s.stack.cycles;
+    for (size_t pc = 0; pc < s.per_branch.size(); ++pc) {
+      total.per_branch[pc].executed += s.per_branch[pc].executed;
+      total.per_branch[pc].divergent += s.per_branch[pc].divergent;
+    }
+    nlohmann::json stalls = nlohmann::json::object();
+    for (size_t i = 0; i < kStallKinds; ++i) stalls[stall_name(static_cast<Stall>(i))] = s.stalls[i];
+    per_sm.push_back({{"ctas", s.ctas},
+                      {"warp_instructions", s.warp_instructions},
+                      {"thread_instructions", s.thread_instructions},
+                      {"issue_cycles", s.issue_cycles},
+                      {"active_cycles", s.active_cycles},
+                      {"finish_cycle", s.finish_cycle},
+                      {"stalls", stalls}});
+  }
+  nlohmann::json stalls = nlohmann::json::object();
+  for (size_t i = 0; i < kStallKinds; ++i) stalls[stall_name(static_cast<Stall>(i))] = total.stalls[i];
+  nlohmann::json per_branch = nlohmann::json::object();
+  for (uint32_t pc = 0; pc < total.per_branch.size(); ++pc) {
+    const BranchCounts& b = total.per_branch[pc];
+    if (!b.executed) continue;
+    const std::string cuda = launch::cuda_location(k_.module, k_.fn.code[pc]);
+    per_branch[std::to_string(pc)] = {
+        {"executed", b.executed},
+        {"divergent", b.divergent},
+        {"ptx_line", k_.fn.code[pc].line},
+        {"cuda", cuda.empty() ? nlohmann::json(nullptr) : nlohmann::json(cuda)}};
+  }
+  auto ratio = [](uint64_t a, uint64_t b) { return b ? double(a) / double(b) : 0.0; };
+  std::vector<nlohmann::json> l1, l2, dram;
+  for (const auto& c : l1_) l1.push_back(c->stats_json());
+  for (const auto& c : l2_) l2.push_back(c->stats_json());
+  for (const auto& d : dram_) dram.push_back(d->stats_json());
+  nlohmann::json l1_doc = sum_stats(l1);
+  l1_doc["per_sm"] = l1;
+  nlohmann::json l2_doc = sum_stats(l2);
+  l2_doc["per_bank"] = l2;
+  nlohmann::json dram_doc = sum_stats(dram);
+  dram_doc["per_channel"] = dram;
+  const uint64_t memory_instructions = total.global_instructions + total.local_instructions;
+  return {
+      {"mode", "timing"},
+      {"cycles", end_cycle_},
+      {"ipc", ratio(total.warp_instructions, end_cycle_)},
+      {"thread_ipc", ratio(total.thread_instructions, end_cycle_)},
+      {"warp_instructions", total.warp_instructions},
+      {"thread_instructions", total.thread_instructions},
+      {"simd_utilization", ratio(total.thread_instructions, total.lane_slots)},
+      {"ctas", total.ctas},
+      {"warps", total.warps},
+      {"barriers", total.barriers},
+      {"branches", total.branches},
+      {"divergent_branches", total.divergent_branches},
+      {"divergent_fraction", ratio(total.divergent_branches, total.branches)},
+      {"per_branch", per_branch},
+      {"stalls", stalls},
+      {"stack",
+       {{"pushes", total.stack.pushes},
+        {"sync_pushes", total.stack.sync_pushes},
+        {"pops", total.stack.pops},
+        {"max_depth", total.stack.max_depth},
+        {"spills", total.stack.spills},
+        {"fills", total.stack.fills},
+        {"cycles", total.stack.cycles},
+        {"spill_requests", total.spill_requests},
+        {"fill_requests", total.fill_requests}}},
+      {"memory",
+       {{"global_instructions", total.global_instructions},
+        {"global_requests", total.global_requests},
+        {"local_instructions", total.local_instructions},
+        {"local_requests", total.local_requests},
+        {"requests_per_memory_instruction",
+         ratio(total.global_requests + total.local_requests, memory_instructions)},
+        {"shared_instructions", total.shared_instructions},
+        {"shared_conflict_cycles", total.shared_conflict_cycles},
+        {"constant_and_param_instructions", total.other_memory_instructions},
+        {"atomics", total.atomics}}},
+      {"l1", l1_doc},
+      {"interconnect", xbar_.stats_json()},
+      {"l2", l2_doc},
+      {"dram", dram_doc},
+      {"sms", per_sm},
+  };
+}
+
+}  // namespace simtlm::hw

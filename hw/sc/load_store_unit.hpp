@@ -1,0 +1,66 @@
+// The SM's port to the memory hierarchy. It turns the requests the SM formed (coalesced segments, stack
+// spills and fills) into TLM-2.0 generic payloads, sends them through its initiator socket with the AT base
+// protocol (one BEGIN_REQ at a time, back-pressure through END_REQ) and reports each response by the tag the
+// SM gave. It keeps every outstanding request's origin so a stuck one can be named.
+#pragma once
+
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <systemc>
+#include <tlm>
+
+#include "models/mem/at_ports.hpp"
+#include "models/mem/payload_pool.hpp"
+
+namespace simtlm::hw {
+
+struct OutstandingRequest {
+  uint64_t address = 0;
+  uint32_t bytes = 0;
+  bool write = false;
+  int warp = -1;
+  uint32_t pc = 0;
+  uint64_t sent_cycle = 0;
+  uint64_t tag = 0;
+  uint64_t seq = 0;  // send order, breaks ties between requests of one cycle
+};
+
+class LoadStoreUnit : public sc_core::sc_module {
+ public:
+  static constexpr uint64_t kNoTag = ~uint64_t{0};
+  using ResponseFn = std::function<void(uint64_t tag)>;
+
+  tlm_utils::simple_initiator_socket<LoadStoreUnit> out;
+
+  LoadStoreUnit(sc_core::sc_module_name name, int sm, const sc_core::sc_time& clock, ResponseFn on_response);
+
+  // Sends a request `delay_cycles` from now; on_response(tag) runs when its response arrives (kNoTag: none).
+  void send(bool write, uint64_t address, uint32_t bytes, int warp, uint32_t pc, uint32_t lane_mask,
+            uint64_t tag, uint64_t delay_cycles);
+  size_t outstanding() const { return outstanding_.size(); }
+  // The request sent longest ago, or nullptr.
+  const OutstandingRequest* oldest() const;
+  uint64_t reads() const { return reads_; }
+  uint64_t writes() const { return writes_; }
+  double backpressure_cycles() const;
+
+ private:
+  void on_response(mem::Gp& p);
+  tlm::tlm_sync_enum bw(mem::Gp& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
+    return port_.nb_transport_bw(p, ph, t);
+  }
+  uint64_t cycle_now() const;
+
+  const int sm_;
+  const sc_core::sc_time clock_;
+  ResponseFn on_response_;
+  mem::PayloadPool pool_;
+  mem::AtInitiatorPort port_;
+  std::map<const mem::Gp*, OutstandingRequest> outstanding_;
+  uint64_t reads_ = 0, writes_ = 0, seq_ = 0;
+};
+
+}  // namespace simtlm::hw

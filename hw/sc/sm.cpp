@@ -1,0 +1,541 @@
+#include "hw/sc/sm.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace simtlm::hw {
+
+namespace {
+
+constexpr uint64_t kLocalBase =
+    0x7c00'0000'0000ull;  // timing addresses of local memory (values stay functional)
+
+std::string hex32(uint32_t v) {
+  static const char* digits = "0123456789abcdef";
+  std::string s = "0x";
+  for (int shift = 28; shift >= 0; shift -= 4) s += digits[(v >> shift) & 0xf];
+  return s;
+}
+
+}  // namespace
+
+const char* stall_name(Stall s) {
+  static constexpr const char* kNames[] = {"no_warp", "memory", "scoreboard", "pipeline",
+                                           "branch",  "stack",  "barrier"};
+  return kNames[static_cast<size_t>(s)];
+}
+
+Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& params, const TimingKernel& kernel,
+       BranchMajority& majority)
+    : sc_module(name),
+      id_(id),
+      p_(params),
+      k_(kernel),
+      majority_(majority),
+      coalescer_(params.segment_bytes),
+      passes_((ptx::kWarpSize + params.simd_width - 1) / params.simd_width),
+      warps_(params.max_warps),
+      ctas_(params.max_ctas),
+      scheduler_(params.scheduler, params.max_warps, params.active_set),
+      ready_(params.max_warps, 0),
+      lsu_("lsu", static_cast<int>(id), params.clock, [this](uint64_t tag) { on_response(tag); }) {
+  for (uint32_t slot = 0; slot < warps_.size(); ++slot) {
+    warps_[slot].stack = std::make_unique<SimtStack>(p_.stack, id_ * p_.max_warps + slot);
+  }
+  stats_.per_branch.resize(k_.fn.code.size());
+  wave.mask.assign(p_.max_warps, 0);
+  wave.depth.assign(p_.max_warps, 0);
+  SC_METHOD(cycle);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+// ---- resources and CTA launch -------------------------------------------------------------------------
+
+bool Sm::can_accept() const {
+  return !failed_ && resident_ctas_ < p_.max_ctas && resident_warps_ + k_.warps_per_cta <= p_.max_warps &&
+         resident_threads_ + k_.threads_per_cta <= p_.max_threads &&
+         used_registers_ + k_.registers_per_thread * k_.warps_per_cta * ptx::kWarpSize <= p_.registers &&
+         used_shared_ + k_.shared_per_cta <= p_.shared_bytes;
+}
+
+void Sm::launch_cta(uint64_t linear_id) {
+  const uint64_t now = now_cycle();
+  uint32_t c = 0;
+  while (ctas_[c].live) ++c;
+  Cta& cta = ctas_[c];
+  const ptx::Dim3& g = k_.launch.grid;
+  cta.live = true;
+  cta.ctx.linear_id = linear_id;
+  cta.ctx.ctaid =
+      ptx::Dim3{static_cast<uint32_t>(linear_id % g.x), static_cast<uint32_t>(linear_id / g.x % g.y),
+                static_cast<uint32_t>(linear_id / (uint64_t(g.x) * g.y))};
+  cta.ctx.smid = id_;
+  cta.ctx.shared.assign(k_.shared_per_cta, 0);
+  cta.barriers.reset(k_.warps_per_cta, k_.threads_per_cta);
+  cta.slots.clear();
+  cta.live_warps = k_.warps_per_cta;
+  uint32_t slot = 0;
+  for (uint32_t i = 0; i < k_.warps_per_cta; ++i) {
+    while (warps_[slot].live) ++slot;
+    Warp& w = warps_[slot];
+    w.live = true;
+    w.cta = c;
+    ++w.generation;
+    k_.executor.init_warp(w.ctx, cta.ctx, i);
+    w.stack->reset(0, w.ctx.valid);
+    w.ready_cycle = now;
+    w.at_barrier = false;
+    w.pending_fills = 0;
+    w.previous_pc = ptx::kNoTarget;
+    w.reg_ready.assign(k_.fn.regs.size(), 0);
+    scheduler_.add_warp(slot);
+    cta.slots.push_back(slot);
+    wave.mask[slot] = w.ctx.valid;
+    wave.depth[slot] = static_cast<uint32_t>(w.stack->depth());
+  }
+  ++resident_ctas_;
+  resident_warps_ += k_.warps_per_cta;
+  resident_threads_ += k_.threads_per_cta;
+  used_registers_ += k_.registers_per_thread * k_.warps_per_cta * ptx::kWarpSize;
+  used_shared_ += k_.shared_per_cta;
+  ++stats_.ctas;
+  stats_.warps += k_.warps_per_cta;
+  for (uint32_t s : cta.slots) settle(warps_[s], s, now);
+  wake_at(now);
+}
+
+void Sm::finish_warp(uint32_t slot, uint64_t now) {
+  Warp& w = warps_[slot];
+  const StackCounters& c = w.stack->counters();
+  StackCounters& t = stats_.stack;
+  t.pushes += c.pushes;
+  t.sync_pushes += c.sync_pushes;
+  t.pops += c.pops;
+  t.divergent_branches += c.divergent_branches;
+  t.max_depth = std::max(t.max_depth, c.max_depth);
+  t.spills += c.spills;
+  t.fills += c.fills;
+  t.cycles += c.cycles;
+  w.live = false;
+  wave.mask[slot] = 0;
+  wave.depth[slot] = 0;
+  scheduler_.remove_warp(slot);
+  --resident_warps_;
+  Cta& cta = ctas_[w.cta];
+  if (--cta.live_warps > 0) return;
+  cta.live = false;
+  --resident_ctas_;
+  resident_threads_ -= k_.threads_per_cta;
+  used_registers_ -= k_.registers_per_thread * k_.warps_per_cta * ptx::kWarpSize;
+  used_shared_ -= k_.shared_per_cta;
+  stats_.barriers += cta.barriers.completions();
+  stats_.finish_cycle = now;
+  if (on_cta_done) on_cta_done(id_);
+}
+
+// ---- the cycle loop -----------------------------------------------------------------------------------
+
+uint64_t Sm::now_cycle() const {
+  return static_cast<uint64_t>(std::ceil(sc_core::sc_time_stamp() / p_.clock - 1e-9));
+}
+
+void Sm::wake_at(uint64_t cycle) {
+  if (failed_) return;
+  if (last_eval_cycle_ != kNever && cycle <= last_eval_cycle_) cycle = last_eval_cycle_ + 1;
+  const sc_core::sc_time target = p_.clock * static_cast<double>(cycle);
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  wake_.notify(target > now ? target - now : sc_core::SC_ZERO_TIME);
+}
+
+uint64_t Sm::earliest_issue(uint32_t slot, uint64_t now, Stall* reason) const {
+  const Warp& w = warps_[slot];
+  if (!w.live) {
+    *reason = Stall::no_warp;
+    return kNever;
+  }
+  if (w.at_barrier) {
+    *reason = Stall::barrier;
+    return kNever;
+  }
+  if (w.pending_fills) {
+    *reason = Stall::stack;
+    return kNever;
+  }
+  const IssueInfo& info = k_.info[w.stack->pc()];
+  uint64_t t = now;
+  if (w.ready_cycle > t) {
+    t = w.ready_cycle;
+    *reason = w.ready_reason;
+  }
+  for (uint8_t i = 0; i < info.nsrc + info.ndst; ++i) {
+    const uint32_t reg = i < info.nsrc ? info.src[i] : info.dst[i - info.nsrc];
+    const uint64_t r = w.reg_ready[reg];
+    if (r == kPending) {
+      *reason = Stall::memory;
+      return kNever;
+    }
+    if (r > t) {
+      t = r;
+      *reason = Stall::scoreboard;
+    }
+  }
+  const uint64_t unit = unit_free_[static_cast<size_t>(info.cls)];
+  if (unit > t) {
+    t = unit;
+    *reason = Stall::pipeline;
+  }
+  return t;
+}
+
+void Sm::cycle() {
+  if (failed_) return;
+  const uint64_t now = now_cycle();
+  if (last_eval_cycle_ != kNever && now <= last_eval_cycle_) {
+    wake_at(last_eval_cycle_ + 1);
+    return;
+  }
+  // Cycles slept through since the last evaluation stalled for the reason found then.
+  if (last_eval_cycle_ != kNever && last_had_warps_) {
+    const uint64_t skipped = now - last_eval_cycle_ - 1;
+    stats_.stalls[static_cast<size_t>(last_stall_)] += skipped;
+    stats_.active_cycles += skipped;
+  }
+  last_eval_cycle_ = now;
+  last_had_warps_ = resident_warps_ > 0;
+  bool issued = false;
+  Stall stall = Stall::no_warp;
+  for (uint32_t n = 0; n < p_.issue_width && !failed_; ++n) {
+    bool any = false;
+    for (uint32_t slot = 0; slot < warps_.size(); ++slot) {
+      Stall why = Stall::no_warp;
+      ready_[slot] = earliest_issue(slot, now, &why) <= now;
+      any = any || ready_[slot];
+      // The stall charged to the cycle is the most pressing one among the warps (enum order).
+      if (n == 0 && !ready_[slot] && warps_[slot].live && (stall == Stall::no_warp || why < stall))
+        stall = why;
+    }
+    if (!any) break;
+    const int slot = scheduler_.pick(ready_);
+    if (slot == WarpScheduler::kNone) break;
+    issue(static_cast<uint32_t>(slot), now);
+    issued = true;
+  }
+  if (failed_) return;
+  if (last_had_warps_) ++stats_.active_cycles;
+  if (issued) {
+    ++stats_.issue_cycles;
+    last_issue_cycle_ = now;
+  } else if (last_had_warps_) {
+    ++stats_.stalls[static_cast<size_t>(stall)];
+  }
+  last_stall_ = stall;
+  last_had_warps_ = resident_warps_ > 0;
+  // Sleep until the earliest cycle some warp could issue; memory responses and launches wake us earlier.
+  uint64_t next = kNever;
+  Stall next_stall = Stall::no_warp;
+  for (uint32_t slot = 0; slot < warps_.size(); ++slot) {
+    Stall why = Stall::no_warp;
+    const uint64_t t = earliest_issue(slot, now + 1, &why);
+    next = std::min(next, t);
+    if (warps_[slot].live && t > now + 1 && (next_stall == Stall::no_warp || why < next_stall))
+      next_stall = why;
+  }
+  last_stall_ = next_stall;
+  if (next != kNever) wake_at(next);
+}
+
+// ---- issue --------------------------------------------------------------------------------------------
+
+void Sm::issue(uint32_t slot, uint64_t now) {
+  Warp& w = warps_[slot];
+  SimtStack& stack = *w.stack;
+  const uint32_t pc = stack.pc();
+  if (stack.discipline() == Discipline::token && !k_.ssy.points_at(pc).empty()) {
+    for (uint32_t join : k_.ssy.fire(pc, w.previous_pc)) apply_stack(w, stack.ssy(join), now, slot, pc);
+  }
+  const ptx::LaneMask mask = stack.mask();
+  w.ctx.clock = now;
+  ptx::WarpStep step;
+  try {
+    step = k_.executor.execute(w.ctx, pc, mask);
+  } catch (const ptx::KernelError& e) {
+    fail(std::string(e.what()) + " (SM " + std::to_string(id_) + ", cycle " + std::to_string(now) + ")",
+         true);
+    return;
+  }
+  w.previous_pc = pc;
+  last_issued_slot_ = static_cast<int>(slot);
+  const auto lanes = static_cast<uint32_t>(std::popcount(mask));
+  ++stats_.warp_instructions;
+  stats_.thread_instructions += lanes;
+  stats_.lane_slots += uint64_t(passes_) * p_.simd_width;
+  if (grid_thread_instructions) {
+    *grid_thread_instructions += lanes;
+    if (*grid_thread_instructions > k_.budget) {
+      fail("instruction budget of " + std::to_string(k_.budget) + " thread instructions exceeded in " +
+               where(w, pc),
+           true);
+      return;
+    }
+  }
+  wave.issued_slot = slot;
+  wave.issued_mask = mask;
+  if (trace) {
+    trace(std::to_string(now) + " sm " + std::to_string(id_) + " cta " +
+          std::to_string(w.ctx.cta->linear_id) + " warp " + std::to_string(w.ctx.warp_in_cta) + " pc " +
+          std::to_string(pc) + " mask " + hex32(mask) + " " + ptx::op_name(k_.fn.code[pc].op));
+  }
+  const IssueInfo& info = k_.info[pc];
+  const auto cls = static_cast<size_t>(info.cls);
+  const PipeParams& pipe = p_.pipes[cls];
+  unit_free_[cls] = now + std::max(pipe.initiation_interval, passes_);
+  for (uint8_t i = 0; i < info.ndst; ++i) w.reg_ready[info.dst[i]] = now + pipe.latency;
+  w.ready_cycle = now + 1;
+  w.ready_reason = Stall::pipeline;
+  Cta& cta = ctas_[w.cta];
+  switch (step.kind) {
+    case ptx::StepKind::branch: {
+      const ptx::Instr& in = k_.fn.code[pc];
+      const ptx::LaneMask taken = in.guard == ptx::kNoReg ? mask : (step.taken & mask);
+      const BranchVote vote = majority_.vote(taken, mask);
+      if (info.conditional) {
+        ++stats_.branches;
+        ++stats_.per_branch[pc].executed;
+        if (!vote.uniform) {
+          ++stats_.divergent_branches;
+          ++stats_.per_branch[pc].divergent;
+        }
+      }
+      w.ready_cycle = now + pipe.latency;
+      w.ready_reason = Stall::branch;
+      apply_stack(w, stack.branch(BranchOutcome{pc, mask, taken, in.target, pc + 1, info.reconvergence_pc}),
+                  now, slot, pc);
+      break;
+    }
+    case ptx::StepKind::exit:
+      exit_lanes(w, slot, step.active, pc + 1, now);
+      return;
+    case ptx::StepKind::barrier:
+      apply_stack(w, stack.advance(pc + 1), now, slot, pc);
+      if (step.active) {
+        if (step.barrier_id >= ptx::CtaBarriers::kIds) {
+          fail("barrier id " + std::to_string(step.barrier_id) + " out of range (0..15) in " + where(w, pc),
+               true);
+          return;
+        }
+        w.at_barrier = cta.barriers.arrive(w.ctx.warp_in_cta, w.ctx, k_.fn.code[pc], pc, step);
+        release_barrier_waiters(cta);
+        check_cta_deadlock(cta);
+      }
+      break;
+    case ptx::StepKind::memory:
+      apply_stack(w, stack.advance(pc + 1), now, slot, pc);
+      memory(w, slot, pc, step, now);
+      break;
+    default:
+      apply_stack(w, stack.advance(pc + 1), now, slot, pc);
+      break;
+  }
+  settle(w, slot, now);
+}
+
+void Sm::apply_stack(Warp& w, const StackUpdate& u, uint64_t now, uint32_t slot, uint32_t pc) {
+  if (u.cycles) {
+    w.ready_cycle = std::max(w.ready_cycle, now + 1 + u.cycles);
+    w.ready_reason = Stall::stack;
+  }
+  wave.depth[slot] = static_cast<uint32_t>(w.stack->depth());
+  wave.mask[slot] = w.stack->mask();
+  if (!u.spills && !u.fills) return;
+  for (const MemRequest& r : w.stack->take_requests()) {
+    uint64_t tag = LoadStoreUnit::kNoTag;
+    if (r.write) {
+      ++stats_.spill_requests;
+    } else {
+      ++stats_.fill_requests;
+      // A preset's measured costs already include the memory round trip; otherwise the warp waits for it.
+      if (!p_.stack_timing_measured) {
+        PendingOp op;
+        op.slot = slot;
+        op.generation = w.generation;
+        op.remaining = 1;
+        op.fill = true;
+        tag = new_op(op);
+        ++w.pending_fills;
+      }
+    }
+    lsu_.send(r.write, r.address, r.bytes, static_cast<int>(slot), pc, 0, tag, 0);
+  }
+}
+
+void Sm::memory(Warp& w, uint32_t slot, uint32_t pc, const ptx::WarpStep& step, uint64_t now) {
+  const ptx::MemAccess& acc = step.mem;
+  const ptx::LaneMask active = step.active;
+  if (!active) return;
+  const IssueInfo& info = k_.info[pc];
+  const PipeParams& pipe = p_.pipes[static_cast<size_t>(OpClass::memory)];
+  const ptx::Instr& in = k_.fn.code[pc];
+  if (acc.is_atomic) ++stats_.atomics;
+  if (acc.space == ptx::Space::shared) {
+    ++stats_.shared_instructions;
+    const uint32_t degree = shared_bank_conflict_degree(acc.addr.data(), acc.bytes, active, p_.shared_banks);
+    stats_.shared_conflict_cycles += degree - 1;
+    unit_free_[static_cast<size_t>(OpClass::memory)] = now + std::max(pipe.initiation_interval, degree);
+    for (uint8_t i = 0; i < info.ndst; ++i) w.reg_ready[info.dst[i]] = now + p_.shared_latency + degree - 1;
+    return;
+  }
+  const bool local = acc.space == ptx::Space::local;
+  if (!local && acc.space != ptx::Space::global) {
+    ++stats_.other_memory_instructions;  // param and const: the constant cache, at the pipeline latency
+    return;
+  }
+  const uint64_t* addresses = acc.addr.data();
+  std::array<uint64_t, ptx::kWarpSize> remapped;
+  if (local) {
+    for (ptx::LaneMask m = active; m; m &= m - 1) {
+      const unsigned lane = std::countr_zero(m);
+      remapped[lane] = local_address(slot, lane, acc.addr[lane]);
+    }
+    addresses = remapped.data();
+  }
+  requests_.clear();
+  coalescer_.coalesce(addresses, acc.bytes, active, requests_);
+  const auto n = static_cast<uint32_t>(requests_.size());
+  ++(local ? stats_.local_instructions : stats_.global_instructions);
+  (local ? stats_.local_requests : stats_.global_requests) += n;
+  unit_free_[static_cast<size_t>(OpClass::memory)] = now + std::max(pipe.initiation_interval, n);
+  const bool waits = in.op == ptx::Op::ld || (acc.is_atomic && info.ndst > 0);
+  uint64_t tag = LoadStoreUnit::kNoTag;
+  if (waits) {
+    PendingOp op;
+    op.slot = slot;
+    op.generation = w.generation;
+    op.remaining = n;
+    op.ndst = info.ndst;
+    std::copy_n(info.dst.begin(), info.ndst, op.dst.begin());
+    tag = new_op(op);
+    for (uint8_t i = 0; i < info.ndst; ++i) w.reg_ready[info.dst[i]] = kPending;
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    const CoalescedRequest& r = requests_[i];
+    // Only the sectors the lanes touch travel; the segment is the unit of coalescing.
+    const uint32_t lo = std::countr_zero(r.sectors) * 32;
+    const uint32_t hi = (32 - std::countl_zero(r.sectors)) * 32;
+    const uint64_t address = r.sectors ? r.base + lo : r.base;
+    const uint32_t bytes = r.sectors ? std::min(hi, r.bytes) - lo : r.bytes;
+    lsu_.send(acc.is_store, address, bytes, static_cast<int>(slot), pc, active, tag, pipe.latency + i);
+  }
+}
+
+uint64_t Sm::local_address(uint32_t slot, uint32_t lane, uint64_t offset) const {
+  // Interleaved by word across the warp's lanes, as GPUs lay out local memory, so equal offsets coalesce.
+  const uint64_t frame = (uint64_t(k_.fn.local_bytes) + 3) / 4 * 4;
+  const uint64_t warp_base = kLocalBase + (uint64_t(id_) * p_.max_warps + slot) * frame * ptx::kWarpSize;
+  return warp_base + offset / 4 * 4 * ptx::kWarpSize + lane * 4 + offset % 4;
+}
+
+void Sm::exit_lanes(Warp& w, uint32_t slot, ptx::LaneMask lanes, uint32_t next_pc, uint64_t now) {
+  lanes &= w.stack->mask();
+  apply_stack(w, w.stack->exit(lanes, next_pc), now, slot, next_pc);
+  Cta& cta = ctas_[w.cta];
+  cta.barriers.threads_exited(static_cast<uint64_t>(std::popcount(lanes)));
+  release_barrier_waiters(cta);
+  if (w.stack->done()) {
+    finish_warp(slot, now);
+    if (!cta.live) return;
+  } else {
+    settle(w, slot, now);
+  }
+  check_cta_deadlock(cta);
+}
+
+void Sm::settle(Warp& w, uint32_t slot, uint64_t now) {
+  const auto ncode = static_cast<uint32_t>(k_.fn.code.size());
+  if (w.live && !w.stack->done() && w.stack->pc() >= ncode)
+    exit_lanes(w, slot, w.stack->mask(), w.stack->pc(), now);
+}
+
+void Sm::release_barrier_waiters(Cta& cta) {
+  for (uint32_t i : cta.barriers.take_released()) warps_[cta.slots[i]].at_barrier = false;
+}
+
+void Sm::check_cta_deadlock(Cta& cta) {
+  if (!cta.live || failed_) return;
+  for (uint32_t slot : cta.slots) {
+    const Warp& w = warps_[slot];
+    if (w.live && !w.at_barrier) return;
+  }
+  std::string s = "deadlock: every warp of kernel " + k_.fn.name + ", CTA (" +
+                  std::to_string(cta.ctx.ctaid.x) + "," + std::to_string(cta.ctx.ctaid.y) + "," +
+                  std::to_string(cta.ctx.ctaid.z) + ") on SM " + std::to_string(id_) +
+                  " waits at a barrier that can never complete:";
+  for (uint32_t i = 0; i < cta.slots.size(); ++i) {
+    const Warp& w = warps_[cta.slots[i]];
+    if (!w.live) continue;
+    const uint32_t id = cta.barriers.wait_barrier(i);
+    s += " warp " + std::to_string(i) + " at barrier " + std::to_string(id) + ", " +
+         k_.where_pc(cta.barriers.wait_pc(i)) + " (" + std::to_string(cta.barriers.arrived(id)) + " of " +
+         std::to_string(cta.barriers.expected(id)) + " threads arrived);";
+  }
+  fail(s, true);
+}
+
+// ---- memory responses ---------------------------------------------------------------------------------
+
+uint32_t Sm::new_op(const PendingOp& op) {
+  if (free_ops_.empty()) {
+    ops_.push_back(op);
+    return static_cast<uint32_t>(ops_.size() - 1);
+  }
+  const uint32_t id = free_ops_.back();
+  free_ops_.pop_back();
+  ops_[id] = op;
+  return id;
+}
+
+void Sm::on_response(uint64_t tag) {
+  PendingOp& op = ops_[tag];
+  if (--op.remaining > 0) return;
+  free_ops_.push_back(static_cast<uint32_t>(tag));
+  Warp& w = warps_[op.slot];
+  if (!w.live || w.generation != op.generation) return;  // the warp exited without reading the result
+  const uint64_t now = now_cycle();
+  if (op.fill) {
+    --w.pending_fills;
+  } else {
+    for (uint8_t i = 0; i < op.ndst; ++i) w.reg_ready[op.dst[i]] = now;
+  }
+  wake_at(now);
+}
+
+// ---- errors and reports -------------------------------------------------------------------------------
+
+std::string Sm::where(const Warp& w, uint32_t pc) const {
+  const ptx::Dim3& c = w.ctx.cta->ctaid;
+  return "kernel " + k_.fn.name + ", CTA (" + std::to_string(c.x) + "," + std::to_string(c.y) + "," +
+         std::to_string(c.z) + "), warp " + std::to_string(w.ctx.warp_in_cta) + ", SM " +
+         std::to_string(id_) + ", " + k_.where_pc(pc);
+}
+
+std::string Sm::describe_warps() const {
+  std::string s;
+  for (uint32_t slot = 0; slot < warps_.size(); ++slot) {
+    const Warp& w = warps_[slot];
+    if (!w.live) continue;
+    Stall why = Stall::no_warp;
+    const uint64_t t = earliest_issue(slot, last_eval_cycle_ == kNever ? 0 : last_eval_cycle_, &why);
+    s += "\n  " + where(w, w.stack->pc()) + ", mask " + hex32(w.stack->mask()) + ": ";
+    s += t == kNever ? std::string("waits on ") + stall_name(why) : "ready at cycle " + std::to_string(t);
+  }
+  return s;
+}
+
+void Sm::fail(const std::string& message, bool kernel_fault) {
+  if (failed_) return;
+  failed_ = true;
+  if (on_error) on_error(message, kernel_fault);
+}
+
+}  // namespace simtlm::hw

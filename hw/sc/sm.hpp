@@ -1,0 +1,173 @@
+// One streaming multiprocessor: warp slots, a warp scheduler, a register scoreboard, functional-unit
+// pipelines, the per-warp reconvergence stacks, CTA barriers and the load/store unit.
+//
+// Timing and values are split: at the cycle a warp instruction issues, the SM asks the functional model to
+// execute it for the mask its SimtStack chose; the step it gets back (branch outcome, addresses, barrier,
+// exit) decides what the SM does next. The SM is one SC_METHOD that runs only on cycles where something can
+// happen: after each evaluation it computes the earliest cycle a warp could issue and sleeps until then,
+// or until a memory response wakes it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "hw/coalescer.hpp"
+#include "hw/sc/load_store_unit.hpp"
+#include "hw/sc/timing_kernel.hpp"
+#include "hw/sc/timing_params.hpp"
+#include "hw/simt_stack.hpp"
+#include "hw/units/majority_unit.hpp"
+#include "hw/warp_scheduler.hpp"
+#include "models/ptx/cta_barriers.hpp"
+
+namespace simtlm::hw {
+
+// Why an SM with resident warps issued nothing in a cycle (docs/stats-schema.md).
+enum class Stall : uint8_t { no_warp, memory, scoreboard, pipeline, branch, stack, barrier, count_ };
+inline constexpr size_t kStallKinds = static_cast<size_t>(Stall::count_);
+const char* stall_name(Stall s);
+
+struct BranchCounts {
+  uint64_t executed = 0;   // warp executions of the conditional branch
+  uint64_t divergent = 0;  // of which the active lanes split
+};
+
+struct SmStats {
+  uint64_t warp_instructions = 0, thread_instructions = 0, lane_slots = 0, issue_cycles = 0;
+  uint64_t active_cycles = 0;  // cycles with at least one resident warp
+  uint64_t ctas = 0, warps = 0, barriers = 0;
+  uint64_t branches = 0, divergent_branches = 0;
+  std::array<uint64_t, kStallKinds> stalls{};
+  uint64_t global_instructions = 0, global_requests = 0, local_instructions = 0, local_requests = 0;
+  uint64_t shared_instructions = 0, shared_conflict_cycles = 0, other_memory_instructions = 0;
+  uint64_t atomics = 0;
+  uint64_t spill_requests = 0, fill_requests = 0;
+  StackCounters stack;                   // summed over warps; max_depth is the maximum
+  std::vector<BranchCounts> per_branch;  // per PC
+  uint64_t finish_cycle = 0;             // cycle the SM's last CTA completed
+};
+
+class Sm : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(Sm);
+  // `majority` decides branch uniformity (the normal path of the branch unit); the caller owns it and may
+  // give the Verilated twin.
+  Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& params, const TimingKernel& kernel,
+     BranchMajority& majority);
+
+  tlm_utils::simple_initiator_socket<LoadStoreUnit>& out() { return lsu_.out; }
+
+  // Whether a CTA of the kernel fits in the resources left.
+  bool can_accept() const;
+  // Places CTA `linear_id` of the grid; the SM starts issuing its warps on the next cycle.
+  void launch_cta(uint64_t linear_id);
+  // Called when a CTA completes (its resources are free again).
+  std::function<void(uint32_t sm)> on_cta_done;
+  // Called with the error when the kernel faults, deadlocks or exceeds a limit; the SM then stops.
+  std::function<void(const std::string& message, bool kernel_fault)> on_error;
+  // Thread instructions issued by every SM, shared so the budget is checked at issue.
+  uint64_t* grid_thread_instructions = nullptr;
+
+  bool busy() const { return resident_ctas_ > 0 || lsu_.outstanding() > 0; }
+  const SmStats& stats() const { return stats_; }
+  const LoadStoreUnit& lsu() const { return lsu_; }
+  uint64_t last_issue_cycle() const { return last_issue_cycle_; }
+  // One line per resident warp: where it is and what it waits for (deadlock reports).
+  std::string describe_warps() const;
+  // What the waveform shows (--trace-vcd traces these variables): per warp slot the active mask and stack
+  // depth (0 for an empty slot), and the slot and mask of the last issue.
+  struct Wave {
+    std::vector<uint32_t> mask, depth;
+    uint32_t issued_slot = 0;
+    uint32_t issued_mask = 0;
+  } wave;
+  // Per-warp instruction trace: set to receive one line per issued warp instruction.
+  std::function<void(const std::string& line)> trace;
+
+ private:
+  static constexpr uint64_t kPending = ~uint64_t{0};  // register waits for a memory response
+  static constexpr uint64_t kNever = ~uint64_t{0};
+
+  struct Warp {
+    bool live = false;
+    uint32_t cta = 0;
+    ptx::WarpContext ctx;
+    std::unique_ptr<SimtStack> stack;
+    uint64_t ready_cycle = 0;  // no issue before (branch latency, stack costs)
+    Stall ready_reason = Stall::branch;
+    bool at_barrier = false;
+    uint32_t pending_fills = 0;  // stack fills the warp waits for (no preset)
+    uint32_t previous_pc = ptx::kNoTarget;
+    std::vector<uint64_t> reg_ready;  // per register: cycle its value is available, or kPending
+    uint64_t generation = 0;          // tells a response for an exited warp from one for the slot's new warp
+  };
+  struct Cta {
+    bool live = false;
+    ptx::CtaContext ctx;
+    ptx::CtaBarriers barriers;
+    std::vector<uint32_t> slots;  // warp slots, by warp index in the CTA
+    uint32_t live_warps = 0;
+  };
+  struct PendingOp {  // a load or atomic waiting for its responses, or a stack fill
+    uint32_t slot = 0;
+    uint64_t generation = 0;
+    uint32_t remaining = 0;
+    bool fill = false;
+    uint8_t ndst = 0;
+    std::array<uint32_t, 4> dst{};
+  };
+
+  void cycle();
+  void wake_at(uint64_t cycle);
+  uint64_t now_cycle() const;
+  // Earliest cycle warp `slot` could issue given what is known now; kNever when it waits on an event.
+  uint64_t earliest_issue(uint32_t slot, uint64_t now, Stall* reason) const;
+  void issue(uint32_t slot, uint64_t now);
+  void apply_stack(Warp& w, const StackUpdate& u, uint64_t now, uint32_t slot, uint32_t pc);
+  void memory(Warp& w, uint32_t slot, uint32_t pc, const ptx::WarpStep& step, uint64_t now);
+  void exit_lanes(Warp& w, uint32_t slot, ptx::LaneMask lanes, uint32_t next_pc, uint64_t now);
+  void settle(Warp& w, uint32_t slot, uint64_t now);  // implicit exit past the last instruction
+  void release_barrier_waiters(Cta& cta);
+  void check_cta_deadlock(Cta& cta);
+  void finish_warp(uint32_t slot, uint64_t now);
+  void on_response(uint64_t tag);
+  uint32_t new_op(const PendingOp& op);
+  uint64_t local_address(uint32_t slot, uint32_t lane, uint64_t offset) const;
+  std::string where(const Warp& w, uint32_t pc) const;
+  void fail(const std::string& message, bool kernel_fault);
+
+  const uint32_t id_;
+  const SmParams p_;
+  const TimingKernel& k_;
+  BranchMajority& majority_;
+  const Coalescer coalescer_;
+  const uint32_t passes_;  // SIMD passes per warp instruction
+  // Mutable state.
+  std::vector<Warp> warps_;
+  std::vector<Cta> ctas_;
+  WarpScheduler scheduler_;
+  std::array<uint64_t, kOpClasses> unit_free_{};  // cycle each functional unit accepts its next issue
+  std::vector<PendingOp> ops_;
+  std::vector<uint32_t> free_ops_;
+  uint32_t resident_ctas_ = 0, resident_warps_ = 0, resident_threads_ = 0, used_registers_ = 0;
+  uint32_t used_shared_ = 0;
+  uint64_t last_eval_cycle_ = kNever;
+  Stall last_stall_ = Stall::no_warp;
+  bool last_had_warps_ = false;
+  uint64_t last_issue_cycle_ = 0;
+  int last_issued_slot_ = -1;
+  bool failed_ = false;
+  std::vector<uint8_t> ready_;              // scratch, per slot
+  std::vector<CoalescedRequest> requests_;  // scratch
+  SmStats stats_;
+  sc_core::sc_event wake_;
+  LoadStoreUnit lsu_;
+};
+
+}  // namespace simtlm::hw

@@ -1,0 +1,105 @@
+// `simtlm run` in timing mode: the launch on the SystemC model of the machine in --config.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+
+#include "hw/sc/timing_run.hpp"
+#include "models/config/machine_config.hpp"
+#include "models/launch/launch.hpp"
+#include "models/launch/outputs.hpp"
+#include "models/launch/session.hpp"
+#include "models/launch/stats_json.hpp"
+#include "sc_main/commands.hpp"
+
+namespace simtlm::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+config::MachineConfig machine_config(const RunArgs& args) {
+  config::MachineConfig machine =
+      args.config.empty() ? config::MachineConfig() : config::MachineConfig::load(args.config);
+  for (const std::string& o : args.overrides) {
+    const size_t eq = o.find('=');
+    if (eq == std::string::npos || eq == 0) throw std::runtime_error("--set " + o + ": expected PATH=VALUE");
+    machine.set(o.substr(0, eq), o.substr(eq + 1), "--set");
+  }
+  return machine;
+}
+
+nlohmann::json dim3(const ptx::Dim3& d) {
+  return nlohmann::json::array({d.x, d.y, d.z});
+}
+
+}  // namespace
+
+int run_timing_command(const RunArgs& args) {
+  const config::MachineConfig machine = machine_config(args);
+  const launch::Session session(launch::load_launch(args.launch), session_options(args.budget, false));
+  const std::unique_ptr<launch::DeviceImage> image = session.prepare_device();
+  std::ofstream trace;
+  hw::TimingOptions options;
+  options.vcd = args.trace_vcd;
+  if (!args.trace_warps.empty()) {
+    trace.open(args.trace_warps);
+    if (!trace) throw std::runtime_error(args.trace_warps.string() + ": cannot write the warp trace");
+    options.warp_trace = &trace;
+  }
+  hw::TimingResult timing;
+  try {
+    timing = hw::run_timing(session, *image, machine, options);
+  } catch (const ptx::KernelError& e) {
+    throw std::runtime_error(fmt::format("{}: {}", args.launch.string(), e.what()));
+  } catch (const hw::TimingError& e) {
+    throw std::runtime_error(fmt::format("{}: {}", args.launch.string(), e.what()));
+  }
+  launch::SessionResult result;
+  result.buffers = timing.buffers;
+  session.verify(result, *image);
+
+  const fs::path dir = args.out.empty() ? fs::path("out") / args.launch.stem() : args.out;
+  launch::write_outputs(session.launch(), result.buffers, dir, {});
+  nlohmann::json doc = {
+      {"kernel", session.kernel().name},
+      {"launch", args.launch.filename().string()},
+      {"config",
+       machine.source() == "defaults" ? machine.source() : fs::path(machine.source()).filename().string()},
+      {"overrides", args.overrides},
+      {"grid", dim3(session.launch().grid)},
+      {"block", dim3(session.launch().block)},
+      {"shared_bytes", session.launch().shared_bytes}};
+  doc.update(timing.stats);
+  const double wall = timing.wall_seconds > 0 ? timing.wall_seconds : 1e-9;
+  doc["host"] = {{"wall_seconds", timing.wall_seconds},
+                 {"thread_instructions_per_second", double(timing.thread_instructions) / wall},
+                 {"cycles_per_second", double(timing.cycles) / wall}};
+  const std::string text = doc.dump(2) + "\n";
+  launch::write_file_atomic(dir / "stats.json", std::vector<uint8_t>(text.begin(), text.end()));
+  if (!args.quiet) {
+    const nlohmann::json& s = doc;
+    fmt::print("{}: kernel {} on {} (timing)\n", args.launch.string(), session.kernel().name,
+               doc["config"].get<std::string>());
+    fmt::print("  cycles              {}\n  IPC                 {:.4f}\n  warp instructions   {}\n",
+               s["cycles"].get<uint64_t>(), s["ipc"].get<double>(), s["warp_instructions"].get<uint64_t>());
+    fmt::print(
+        "  SIMD utilization    {:.4f}\n  divergent branches  {} of {}\n  stack pushes        {} (max depth "
+        "{}, spills {}, fills {})\n",
+        s["simd_utilization"].get<double>(), s["divergent_branches"].get<uint64_t>(),
+        s["branches"].get<uint64_t>(), s["stack"]["pushes"].get<uint64_t>(),
+        s["stack"]["max_depth"].get<uint64_t>(), s["stack"]["spills"].get<uint64_t>(),
+        s["stack"]["fills"].get<uint64_t>());
+    const std::string check = !result.ok()                                          ? "MISMATCH"
+                              : (result.expect_checked || result.reference_checked) ? "yes"
+                                                                                    : "n/a";
+    fmt::print("  check               {}\n  outputs in          {}\n", check, dir.string());
+  }
+  for (const std::string& failure : result.failures) {
+    fmt::print(stderr, "simtlm: error: {}: {}\n", args.launch.string(), failure);
+  }
+  return result.ok() ? 0 : 1;
+}
+
+}  // namespace simtlm::cli
