@@ -102,9 +102,9 @@ void Gpu::watchdog() {
     if (r && now > r->sent_cycle + p_.watchdog_cycles) {
       stop("stuck memory request: " + std::string(r->write ? "write" : "read") + " of " +
                std::to_string(r->bytes) + " bytes at address 0x" + fmt::format("{:x}", r->address) +
-               " from SM " + sm->name() + ", warp slot " + std::to_string(r->warp) + ", " +
-               k_.where_pc(r->pc) + ", outstanding since cycle " + std::to_string(r->sent_cycle) + " (now " +
-               std::to_string(now) + ")" + describe_state(),
+               " from SM " + std::to_string(&sm - sms_.data()) + ", warp slot " + std::to_string(r->warp) +
+               ", " + k_.where_pc(r->pc) + ", outstanding since cycle " + std::to_string(r->sent_cycle) +
+               " (now " + std::to_string(now) + ")" + describe_state(),
            false);
       return;
     }
@@ -132,7 +132,7 @@ void Gpu::stop(const std::string& message, bool kernel_fault) {
 std::string Gpu::describe_state() const {
   std::string s;
   for (const auto& sm : sms_) {
-    s += "\n SM " + std::string(sm->basename()) + ":";
+    s += "\n SM " + std::to_string(&sm - sms_.data()) + ":";
     const std::string warps = sm->describe_warps();
     s += warps.empty() ? " no resident warp" : warps;
     if (const OutstandingRequest* r = sm->lsu().oldest()) {

@@ -74,6 +74,7 @@ void Sm::launch_cta(uint64_t linear_id) {
   cta.ctx.smid = id_;
   cta.ctx.shared.assign(k_.shared_per_cta, 0);
   cta.barriers.reset(k_.warps_per_cta, k_.threads_per_cta);
+  cta.barriers_before = cta.barriers.completions();
   cta.slots.clear();
   cta.live_warps = k_.warps_per_cta;
   uint32_t slot = 0;
@@ -130,7 +131,7 @@ void Sm::finish_warp(uint32_t slot, uint64_t now) {
   resident_threads_ -= k_.threads_per_cta;
   used_registers_ -= k_.registers_per_thread * k_.warps_per_cta * ptx::kWarpSize;
   used_shared_ -= k_.shared_per_cta;
-  stats_.barriers += cta.barriers.completions();
+  stats_.barriers += cta.barriers.completions() - cta.barriers_before;
   stats_.finish_cycle = now;
   if (on_cta_done) on_cta_done(id_);
 }

@@ -113,6 +113,7 @@ class Sm : public sc_core::sc_module {
     ptx::CtaBarriers barriers;
     std::vector<uint32_t> slots;  // warp slots, by warp index in the CTA
     uint32_t live_warps = 0;
+    uint64_t barriers_before = 0;  // completions counted by earlier CTAs of this slot
   };
   struct PendingOp {  // a load or atomic waiting for its responses, or a stack fill
     uint32_t slot = 0;

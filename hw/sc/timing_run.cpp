@@ -26,6 +26,7 @@ void trace_waves(sc_core::sc_trace_file* file, Gpu& gpu) {
 
 TimingResult run_timing(const launch::Session& session, launch::DeviceImage& image,
                         const config::MachineConfig& config, const TimingOptions& options) {
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   const GpuParams params = gpu_params(config);
   image.context.nsm = params.sms;
   const TimingKernel kernel(image.context, params.sm.registers_per_thread, session.instruction_budget());
@@ -41,7 +42,7 @@ TimingResult run_timing(const launch::Session& session, launch::DeviceImage& ima
     std::string stem = options.vcd.string();
     if (stem.size() > 4 && stem.ends_with(".vcd")) stem.resize(stem.size() - 4);  // SystemC appends .vcd
     vcd = sc_core::sc_create_vcd_trace_file(stem.c_str());
-    vcd->set_time_unit(1, sc_core::SC_NS);
+    vcd->set_time_unit(1, sc_core::SC_PS);  // DRAM clocks need not be whole core cycles
     trace_waves(vcd, *gpu);
   }
   const auto start = std::chrono::steady_clock::now();
