@@ -20,16 +20,17 @@ test: test-release test-asan
 test-release: build
 	cd $(BUILD) && ctest -j$(JOBS) --output-on-failure
 
-# The sanitizer build runs the GoogleTest programs labelled `sanitized` (unit and SystemC tests); the RTL
+# The sanitizer build runs the GoogleTest programs labelled `sanitized` (unit, SystemC and timing tests); the RTL
 # equivalence and synthesis checks run once, in the Release build.
 test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSIMTLM_SANITIZE=ON
-	cmake --build $(ASAN_BUILD) -j$(JOBS) --target unit_tests systemc_tests
+	cmake --build $(ASAN_BUILD) -j$(JOBS) --target unit_tests systemc_tests timing_tests
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest -j$(JOBS) --output-on-failure -L sanitized
 
 bench: build
 	scripts/bench
+	scripts/bench-timing
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) out

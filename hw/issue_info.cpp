@@ -1,5 +1,7 @@
 #include "hw/issue_info.hpp"
 
+#include <algorithm>
+
 namespace simtlm::hw {
 
 using ptx::Op;
@@ -83,6 +85,59 @@ std::vector<IssueInfo> decode_issue_info(const ptx::Function& fn, const ptx::Cfg
     }
   }
   return out;
+}
+
+uint32_t max_live_register_words(const ptx::Function& fn, const std::vector<IssueInfo>& info) {
+  const size_t n = fn.code.size(), words = (fn.regs.size() + 63) / 64;
+  std::vector<uint32_t> width(fn.regs.size());
+  for (size_t r = 0; r < fn.regs.size(); ++r) {
+    width[r] = fn.regs[r].type == ptx::Type::pred ? 0 : (ptx::type_bits(fn.regs[r].type) + 31) / 32;
+  }
+  // Backward liveness per instruction until nothing changes: live_in = uses | (live_out & ~defs).
+  std::vector<uint64_t> live_in(n * words, 0);
+  std::vector<uint64_t> out(words);
+  auto successors = [&](uint32_t pc, uint32_t* succ) {
+    const ptx::Instr& in = fn.code[pc];
+    const bool ends = in.op == Op::ret || in.op == Op::exit || in.op == Op::trap;
+    uint32_t count = 0;
+    if (in.op == Op::bra && in.target != ptx::kNoTarget) succ[count++] = in.target;
+    const bool falls = !ends && !(in.op == Op::bra && in.guard == ptx::kNoReg);
+    if (falls && pc + 1 < n) succ[count++] = pc + 1;
+    return count;
+  };
+  uint32_t peak = 0;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = n; i-- > 0;) {
+      const auto pc = static_cast<uint32_t>(i);
+      std::fill(out.begin(), out.end(), 0);
+      uint32_t succ[2];
+      for (uint32_t s = 0, c = successors(pc, succ); s < c; ++s) {
+        for (size_t w = 0; w < words; ++w) out[w] |= live_in[succ[s] * words + w];
+      }
+      const IssueInfo& ii = info[pc];
+      // A guarded instruction may leave its destination unwritten: only unguarded ones kill it.
+      if (fn.code[pc].guard == ptx::kNoReg) {
+        for (uint8_t d = 0; d < ii.ndst; ++d) out[ii.dst[d] / 64] &= ~(uint64_t{1} << (ii.dst[d] % 64));
+      }
+      for (uint8_t s = 0; s < ii.nsrc; ++s) out[ii.src[s] / 64] |= uint64_t{1} << (ii.src[s] % 64);
+      uint64_t* in = &live_in[pc * words];
+      if (!std::equal(out.begin(), out.end(), in)) {
+        std::copy(out.begin(), out.end(), in);
+        changed = true;
+      }
+    }
+  }
+  for (size_t pc = 0; pc < n; ++pc) {
+    uint32_t live = 0;
+    for (size_t r = 0; r < fn.regs.size(); ++r) {
+      if (live_in[pc * words + r / 64] >> (r % 64) & 1) live += width[r];
+    }
+    // Results written here are live alongside the inputs still needed after.
+    for (uint8_t d = 0; d < info[pc].ndst; ++d) live += width[info[pc].dst[d]];
+    peak = std::max(peak, live);
+  }
+  return peak;
 }
 
 std::string describe_pc(const ptx::Module& module, const ptx::Function& fn, uint32_t pc) {

@@ -32,6 +32,10 @@ OpClass classify(const ptx::Instr& in);
 // Per PC of fn.
 std::vector<IssueInfo> decode_issue_info(const ptx::Function& fn, const ptx::Cfg& cfg);
 
+// The most 32-bit register words live at once at any instruction (predicates excluded): what a register
+// allocator needs at least, an estimate of the registers per thread nvcc's SASS would use.
+uint32_t max_live_register_words(const ptx::Function& fn, const std::vector<IssueInfo>& info);
+
 // "PC 12 (PTX line 40, kernel.cu:7)" for error reports and statistics keys.
 std::string describe_pc(const ptx::Module& module, const ptx::Function& fn, uint32_t pc);
 

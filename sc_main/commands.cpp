@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <stdexcept>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "models/launch/launch.hpp"
 #include "models/launch/outputs.hpp"
 #include "models/launch/session.hpp"
+#include "models/launch/sha256.hpp"
 #include "models/launch/stats_json.hpp"
 #include "workloads/reference/reference.hpp"
 
@@ -109,6 +111,8 @@ int check_command(const fs::path& launch_path) {
 namespace {
 
 struct DemoRow {
+  fs::path file;
+  std::map<std::string, std::string> sha256;  // of each final buffer
   std::string workload, kernel, status, error;
   ptx::RunStats stats;
   double divergent_fraction = 0;
@@ -134,6 +138,7 @@ std::vector<fs::path> find_launch_files(const fs::path& root) {
 
 DemoRow run_demo_workload(const fs::path& file, const fs::path& out) {
   DemoRow row;
+  row.file = file;
   row.workload = file.stem().string();
   try {
     Session session(launch::load_launch(file), session_options(0, true));
@@ -143,6 +148,7 @@ DemoRow run_demo_workload(const fs::path& file, const fs::path& out) {
     row.divergent_fraction =
         result.stats.branches ? double(result.stats.divergent_branches) / double(result.stats.branches) : 0.0;
     row.status = check_status(result);
+    for (const auto& [name, bytes] : result.buffers) row.sha256[name] = launch::sha256_hex(bytes);
     if (!result.ok()) row.error = result.failures.front();
     const fs::path dir = out / row.workload;
     launch::write_outputs(session.launch(), result.buffers, dir, {});
@@ -203,7 +209,10 @@ int demo_command(const DemoArgs& args) {
   for (const auto& r : rows) {
     if (!r.error.empty()) fmt::print(stderr, "simtlm: error: {}: {}\n", r.workload, r.error);
   }
-  return all_ok ? 0 : 1;
+  std::vector<DemoTimingInput> timing_inputs;
+  for (const auto& r : rows) timing_inputs.push_back({r.file, r.workload, r.sha256});
+  const bool timing_ok = print_timing_table(timing_inputs, args.config);
+  return all_ok && timing_ok ? 0 : 1;
 }
 
 }  // namespace simtlm::cli

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,8 +35,18 @@ int run_timing_command(const RunArgs& args);
 struct DemoArgs {
   std::filesystem::path workloads = "workloads";
   std::filesystem::path out = "out";
+  std::filesystem::path config = "configs/default.yaml";  // machine of the timing table
 };
 int demo_command(const DemoArgs& args);
+
+// The demo's second table: every workload on the timing model (sc_main/demo_timing.cpp). Returns false when
+// a run failed or its outputs differ from the functional run's.
+struct DemoTimingInput {
+  std::filesystem::path launch;
+  std::string workload;
+  std::map<std::string, std::string> functional_sha256;
+};
+bool print_timing_table(const std::vector<DemoTimingInput>& inputs, const std::filesystem::path& config);
 
 int check_command(const std::filesystem::path& launch);
 

@@ -28,12 +28,9 @@ struct TimingKernel {
         warps_per_cta((threads_per_cta + ptx::kWarpSize - 1) / ptx::kWarpSize),
         shared_per_cta(fn.static_shared_bytes + launch_context.dynamic_shared_bytes),
         budget(thread_instruction_budget) {
-    uint32_t words = 0;
-    for (const ptx::RegInfo& r : fn.regs) {
-      if (r.type != ptx::Type::pred) words += (ptx::type_bits(r.type) + 31) / 32;
-    }
-    registers_per_thread =
-        registers_per_thread_override ? registers_per_thread_override : std::clamp<uint32_t>(words, 1, 63);
+    registers_per_thread = registers_per_thread_override
+                               ? registers_per_thread_override
+                               : std::clamp<uint32_t>(max_live_register_words(fn, info), 1, 63);
   }
 
   std::string where_pc(uint32_t pc) const { return describe_pc(module, fn, pc); }

@@ -23,7 +23,7 @@ struct PipeParams {
 
 struct SmParams {
   uint32_t max_warps = 32, max_threads = 1024, max_ctas = 8, registers = 65536, shared_bytes = 49152;
-  uint32_t registers_per_thread = 0;  // 0: from the kernel's PTX registers (32-bit units), at most 63
+  uint32_t registers_per_thread = 0;  // 0: peak live PTX register words, at most 63
   uint32_t simd_width = 32;           // a warp instruction takes ceil(32 / simd_width) passes
   uint32_t issue_width = 1;
   SchedulerPolicy scheduler = SchedulerPolicy::loose_round_robin;

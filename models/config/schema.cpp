@@ -23,7 +23,7 @@ const std::vector<ParamSpec>& schema() {
        0,
        255,
        {},
-       "registers a thread reserves; 0 = the kernel's PTX registers in 32-bit units, at most 63"},
+       "registers a thread reserves; 0 = the most 32-bit PTX register words live at once (liveness), at most 63"},
       {"gpu.shared_bytes_per_sm", K::unsigned_int, "49152", 0, 1 << 24, {}, "shared memory per SM, bytes"},
 
       {"core.warp_size", K::unsigned_int, "32", 32, 32, {}, "threads per warp (PTX fixes it at 32)"},
