@@ -62,11 +62,20 @@ void Gpu::start() {
     }
   }
   if (next_cta_ == 0 && total_ctas_ > 0) {
-    stop("a CTA of kernel " + k_.fn.name + " (" + std::to_string(k_.threads_per_cta) + " threads, " +
-             std::to_string(k_.registers_per_thread) + " registers per thread, " +
-             std::to_string(k_.shared_per_cta) +
-             " bytes of shared memory) does not fit in an SM of this "
-             "configuration",
+    const SmParams& sm = p_.sm;
+    std::string why;
+    auto check = [&](uint64_t need, uint64_t have, const char* what, const char* key) {
+      if (need > have) why += fmt::format("; needs {} {}, an SM has {} ({})", need, what, have, key);
+    };
+    check(k_.warps_per_cta, sm.max_warps, "warp slots", "gpu.max_warps_per_sm");
+    check(k_.threads_per_cta, sm.max_threads, "threads", "gpu.max_threads_per_sm");
+    check(uint64_t(k_.registers_per_thread) * k_.warps_per_cta * ptx::kWarpSize, sm.registers, "registers",
+          "gpu.registers_per_sm");
+    check(k_.shared_per_cta, sm.shared_bytes, "bytes of shared memory", "gpu.shared_bytes_per_sm");
+    stop(fmt::format(
+             "a CTA of kernel {} ({} threads, {} registers per thread, {} bytes of shared memory) does "
+             "not fit in an SM of this configuration{}",
+             k_.fn.name, k_.threads_per_cta, k_.registers_per_thread, k_.shared_per_cta, why),
          false);
     return;
   }
