@@ -48,6 +48,16 @@ struct DemoTimingInput {
 };
 bool print_timing_table(const std::vector<DemoTimingInput>& inputs, const std::filesystem::path& config);
 
+struct CompareArgs {
+  std::filesystem::path launch;
+  std::filesystem::path out;  // empty: out/<launch file stem>-compare
+  std::string permutations = "all";
+  uint64_t seed = 1;  // the random permutation's
+  uint64_t budget = 0;
+};
+// `simtlm compare` (sc_main/compare_command.cpp).
+int compare_command(const CompareArgs& args);
+
 int check_command(const std::filesystem::path& launch);
 
 // Validates a machine configuration against the schema (models/config); throws ConfigError.

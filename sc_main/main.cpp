@@ -54,6 +54,21 @@ extern "C" int sc_main(int argc, char* argv[]) {
       "Machine of the timing table (default: configs/default.yaml; the table is skipped when "
       "the file does not exist)");
 
+  simtlm::cli::CompareArgs compare;
+  CLI::App* compare_cmd = app.add_subcommand(
+      "compare",
+      "Run a kernel under no compaction, TBC with every lane permutation and ideal compaction, and "
+      "print SIMD utilization and compaction rates (docs/slp.md)");
+  compare_cmd->add_option("--launch", compare.launch, "Launch file (YAML)")->required();
+  compare_cmd->add_option("--out", compare.out,
+                          "Output directory for compare.json (default: out/<name>-compare)");
+  compare_cmd->add_option(
+      "--permutations", compare.permutations,
+      "all, or a comma-separated list of: identity, balanced, odd_even, xor_half, random, wid, "
+      "rev_wid, flip_odd, rotate_odd_1");
+  compare_cmd->add_option("--seed", compare.seed, "Seed of the random permutation (default 1)");
+  compare_cmd->add_option("--budget", compare.budget, "Thread-instruction budget");
+
   std::filesystem::path check_launch;
   CLI::App* check_cmd =
       app.add_subcommand("check", "Validate a launch file against its PTX without running it");
@@ -82,6 +97,7 @@ extern "C" int sc_main(int argc, char* argv[]) {
     if (*run_cmd) return simtlm::cli::run_command(run);
     if (*demo_cmd) return simtlm::cli::demo_command(demo);
     if (*check_cmd) return simtlm::cli::check_command(check_launch);
+    if (*compare_cmd) return simtlm::cli::compare_command(compare);
     if (*config_cmd) return simtlm::cli::config_command(config_file, config_markdown);
   } catch (const std::bad_alloc&) {
     std::cerr << "simtlm: error: out of host memory\n";

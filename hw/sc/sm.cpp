@@ -418,6 +418,7 @@ void Sm::memory(Warp& w, uint32_t slot, uint32_t pc, const ptx::WarpStep& step, 
     std::copy_n(info.dst.begin(), info.ndst, op.dst.begin());
     tag = new_op(op);
     for (uint8_t i = 0; i < info.ndst; ++i) w.reg_ready[info.dst[i]] = kPending;
+    scheduler_.long_latency_stall(slot);  // two-level: make room in the active set
   }
   for (uint32_t i = 0; i < n; ++i) {
     const CoalescedRequest& r = requests_[i];
