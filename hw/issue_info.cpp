@@ -89,6 +89,7 @@ std::vector<IssueInfo> decode_issue_info(const ptx::Function& fn, const ptx::Cfg
 
 uint32_t max_live_register_words(const ptx::Function& fn, const std::vector<IssueInfo>& info) {
   const size_t n = fn.code.size(), words = (fn.regs.size() + 63) / 64;
+  if (words == 0 || n == 0) return 0;
   std::vector<uint32_t> width(fn.regs.size());
   for (size_t r = 0; r < fn.regs.size(); ++r) {
     width[r] = fn.regs[r].type == ptx::Type::pred ? 0 : (ptx::type_bits(fn.regs[r].type) + 31) / 32;
@@ -121,7 +122,7 @@ uint32_t max_live_register_words(const ptx::Function& fn, const std::vector<Issu
         for (uint8_t d = 0; d < ii.ndst; ++d) out[ii.dst[d] / 64] &= ~(uint64_t{1} << (ii.dst[d] % 64));
       }
       for (uint8_t s = 0; s < ii.nsrc; ++s) out[ii.src[s] / 64] |= uint64_t{1} << (ii.src[s] % 64);
-      uint64_t* in = &live_in[pc * words];
+      uint64_t* in = live_in.data() + pc * words;
       if (!std::equal(out.begin(), out.end(), in)) {
         std::copy(out.begin(), out.end(), in);
         changed = true;
