@@ -69,7 +69,8 @@ int compare_command(const CompareArgs& args) {
       args.out.empty() ? fs::path("out") / (args.launch.stem().string() + "-compare") : args.out;
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec) throw std::runtime_error(fmt::format("{}: cannot create the directory: {}", dir.string(), ec.message()));
+  if (ec)
+    throw std::runtime_error(fmt::format("{}: cannot create the directory: {}", dir.string(), ec.message()));
   const std::string text = doc.dump(2) + "\n";
   launch::write_file_atomic(dir / "compare.json", std::vector<uint8_t>(text.begin(), text.end()));
 
