@@ -24,8 +24,10 @@ foreach(unit IN LISTS SIMTLM_RTL_UNITS)
       PREFIX V${unit}_w${width} VERILATOR_ARGS -Wall -GW=${width})
   endforeach()
 endforeach()
-verilate(simtlm_rtl_cc SOURCES ${CMAKE_SOURCE_DIR}/rtl/majority_unit.v TOP_MODULE majority_unit
-  PREFIX Vmajority_unit_w8_tie_taken VERILATOR_ARGS -Wall -GW=8 -GTIE_TAKEN=1)
+foreach(width IN LISTS SIMTLM_RTL_WIDTHS)
+  verilate(simtlm_rtl_cc SOURCES ${CMAKE_SOURCE_DIR}/rtl/majority_unit.v TOP_MODULE majority_unit
+    PREFIX Vmajority_unit_w${width}_tie_taken VERILATOR_ARGS -Wall -GW=${width} -GTIE_TAKEN=1)
+endforeach()
 verilate(simtlm_rtl_cc SOURCES ${CMAKE_SOURCE_DIR}/rtl/popular_block_selector.v TOP_MODULE popular_block_selector
   PREFIX Vpopular_block_selector_w8_a32 VERILATOR_ARGS -Wall -GW=8 -GAW=32)
 # Generated code is not ours to keep warning-free. It is large straight-line code: -O1 compiles it several times
@@ -33,17 +35,25 @@ verilate(simtlm_rtl_cc SOURCES ${CMAKE_SOURCE_DIR}/rtl/popular_block_selector.v 
 set(SIMTLM_VERILATED_OPTIONS -w -Wno-error -O1 -fno-sanitize=all)
 target_compile_options(simtlm_rtl_cc PRIVATE ${SIMTLM_VERILATED_OPTIONS})
 
+# Verilator's own headers are not -Wall -Wextra clean: include them as system headers in our code.
+set(SIMTLM_VERILATOR_INCLUDES ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
+
+# `--rtl` / `--rtl-check`: each unit as its C++ model, its --cc twin or both compared (hw/units/select/).
+# Users include only unit_set.hpp, which pulls in no Verilator header.
+file(GLOB SIMTLM_UNIT_SELECT_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/hw/units/select/*.cpp)
+add_library(simtlm_unit_select STATIC ${SIMTLM_UNIT_SELECT_SOURCES})
+target_link_libraries(simtlm_unit_select PUBLIC simtlm_hw_units PRIVATE simtlm_rtl_cc)
+target_include_directories(simtlm_unit_select SYSTEM PRIVATE ${SIMTLM_VERILATOR_INCLUDES})
+
 file(GLOB SIMTLM_RTL_CC_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/testbenches/rtl/test_*_cc.cpp)
 add_executable(rtl_equivalence ${SIMTLM_RTL_CC_TESTS})
 target_link_libraries(rtl_equivalence PRIVATE simtlm_hw_units simtlm_rtl_cc GTest::gtest GTest::gtest_main)
-# Verilator's own headers are not -Wall -Wextra clean: include them as system headers in our tests.
-set(SIMTLM_VERILATOR_INCLUDES ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
 target_include_directories(rtl_equivalence SYSTEM PRIVATE ${SIMTLM_VERILATOR_INCLUDES})
 gtest_discover_tests(rtl_equivalence DISCOVERY_MODE PRE_TEST TEST_PREFIX rtl.)
 
-# Permutation and majority at W=32 as SystemC modules (--sc), exercised through sc_signals.
+# Every unit at W=32 as a SystemC module (--sc), exercised through sc_signals.
 add_library(simtlm_rtl_sc STATIC)
-foreach(unit IN ITEMS slp_permutation_unit majority_unit)
+foreach(unit IN LISTS SIMTLM_RTL_UNITS)
   verilate(simtlm_rtl_sc SYSTEMC SOURCES ${CMAKE_SOURCE_DIR}/rtl/${unit}.v TOP_MODULE ${unit}
     PREFIX V${unit}_w32_sc VERILATOR_ARGS -Wall -GW=32)
 endforeach()
@@ -57,6 +67,26 @@ target_link_libraries(rtl_sc_equivalence PRIVATE simtlm_hw_units simtlm_rtl_sc G
 target_include_directories(rtl_sc_equivalence SYSTEM PRIVATE ${SIMTLM_VERILATOR_INCLUDES})
 gtest_discover_tests(rtl_sc_equivalence DISCOVERY_MODE PRE_TEST TEST_PREFIX rtl_sc.
   PROPERTIES ENVIRONMENT "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1")
+
+# Co-simulation on the workload suite: SystemC wrappers evaluate each unit once per warp-level event recorded
+# from the functional model, through make_unit_set (C++ / --cc / checked) and through the --sc twins.
+file(GLOB SIMTLM_COSIM_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/testbenches/rtl/cosim/*.cpp)
+list(FILTER SIMTLM_COSIM_SOURCES EXCLUDE REGEX "/bench_[^/]*\\.cpp$")
+add_executable(rtl_cosim ${SIMTLM_COSIM_SOURCES})
+target_link_libraries(rtl_cosim PRIVATE simtlm_unit_select simtlm_rtl_sc simtlm_workloads GTest::gtest)
+target_include_directories(rtl_cosim SYSTEM PRIVATE ${SIMTLM_VERILATOR_INCLUDES})
+target_compile_definitions(rtl_cosim PRIVATE SIMTLM_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+gtest_discover_tests(rtl_cosim DISCOVERY_MODE PRE_TEST TEST_PREFIX rtl_cosim.
+  PROPERTIES ENVIRONMENT "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1")
+
+# Cost of one unit evaluation per backend (scripts/bench-cosim writes docs/bench/cosim.md). Not a test.
+find_package(benchmark QUIET)
+if(benchmark_FOUND)
+  add_executable(rtl_cosim_bench ${CMAKE_SOURCE_DIR}/testbenches/rtl/cosim/bench_cosim.cpp
+    ${CMAKE_SOURCE_DIR}/testbenches/rtl/cosim/sc_twin_driver.cpp)
+  target_link_libraries(rtl_cosim_bench PRIVATE simtlm_unit_select simtlm_rtl_sc benchmark::benchmark)
+  target_include_directories(rtl_cosim_bench SYSTEM PRIVATE ${SIMTLM_VERILATOR_INCLUDES})
+endif()
 
 # The same lint the issue demands of every unit, at the narrowest and widest SIMD width.
 find_program(SIMTLM_VERILATOR verilator REQUIRED)

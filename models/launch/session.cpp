@@ -297,6 +297,7 @@ SessionResult Session::run() {
 
   ptx::RunOptions run_options;
   run_options.instruction_budget = instruction_budget();
+  run_options.observer = options_.observer;
   const ptx::Cfg cfg(*kernel_);
   ptx::FunctionalRunner runner(context, cfg, run_options);
   const auto start = std::chrono::steady_clock::now();

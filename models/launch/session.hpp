@@ -21,6 +21,8 @@ struct SessionOptions {
   // The host references live in a library that depends on this one, so the caller passes the lookup in.
   workloads::ReferenceFn (*find_reference)(const std::string& name) = nullptr;
   bool capture_printf = false;  // collect the kernel's printf output instead of writing it to stdout
+  // Optional: sees every warp instruction of run() (ptx::RunOptions::observer).
+  ptx::WarpObserver observer{};
 };
 
 struct SessionResult {

@@ -128,6 +128,7 @@ class GridRunner {
       }
       w.ctx.clock = stats_.warp_instructions;
       const WarpStep step = executor_.execute(w.ctx, pc, mask);
+      if (options_.observer) options_.observer(w.ctx, pc, mask, step);
       ++stats_.warp_instructions;
       stats_.thread_instructions += lane_count(mask);
       if (stats_.thread_instructions > options_.instruction_budget) throw KernelError(budget_message(w, pc));

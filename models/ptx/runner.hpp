@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -12,8 +13,14 @@
 
 namespace simtlm::ptx {
 
+// Sees every executed warp instruction right after the functional model executed it for `mask` (and before
+// the runner acts on it): how testbenches record real masks and addresses as stimulus.
+using WarpObserver =
+    std::function<void(const WarpContext& warp, uint32_t pc, LaneMask mask, const WarpStep& step)>;
+
 struct RunOptions {
   uint64_t instruction_budget = 20'000'000'000ull;  // thread instructions; exceeding it is a KernelError
+  WarpObserver observer{};                          // optional
 };
 
 struct BranchStats {

@@ -7,11 +7,13 @@
 #include "Vpriority_encoder_compactor_w32.h"
 #include "Vpriority_encoder_compactor_w64.h"
 #include "Vpriority_encoder_compactor_w8.h"
-#include "testbenches/rtl/rtl_twins.hpp"
+#include "hw/units/select/rtl_twins.hpp"
 #include "testbenches/rtl/vectors.hpp"
 
 namespace simtlm::rtl_test {
 namespace {
+
+using hw::rtl::RtlCompactor;
 
 template <typename V>
 using Rtl = RtlCompactor<V>;

@@ -8,11 +8,13 @@
 #include "Vmajority_unit_w64.h"
 #include "Vmajority_unit_w8.h"
 #include "Vmajority_unit_w8_tie_taken.h"
-#include "testbenches/rtl/rtl_twins.hpp"
+#include "hw/units/select/rtl_twins.hpp"
 #include "testbenches/rtl/vectors.hpp"
 
 namespace simtlm::rtl_test {
 namespace {
+
+using hw::rtl::RtlMajority;
 
 // What the stimulus reached, so a test whose vectors never hit a tie or a uniform branch fails.
 struct Coverage {

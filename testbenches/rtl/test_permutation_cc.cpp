@@ -5,11 +5,13 @@
 #include "Vslp_permutation_unit_w32.h"
 #include "Vslp_permutation_unit_w64.h"
 #include "Vslp_permutation_unit_w8.h"
-#include "testbenches/rtl/rtl_twins.hpp"
+#include "hw/units/select/rtl_twins.hpp"
 #include "testbenches/rtl/vectors.hpp"
 
 namespace simtlm::rtl_test {
 namespace {
+
+using hw::rtl::RtlLanePermutation;
 
 using hw::PermutationMode;
 constexpr uint32_t kWarpIds = 64;

@@ -10,11 +10,13 @@
 #include "Vpopular_block_selector_w64.h"
 #include "Vpopular_block_selector_w8.h"
 #include "Vpopular_block_selector_w8_a32.h"
-#include "testbenches/rtl/rtl_twins.hpp"
+#include "hw/units/select/rtl_twins.hpp"
 #include "testbenches/rtl/vectors.hpp"
 
 namespace simtlm::rtl_test {
 namespace {
+
+using hw::rtl::RtlBlockSelector;
 
 // Lanes pick among a few blocks (so counts collide and ties happen) with random offsets inside the block.
 std::vector<uint64_t> clustered_addresses(VectorSource& source, uint32_t width, uint32_t line_shift) {

@@ -1,26 +1,28 @@
 // Verilated (--cc) twins of the hw/units models, behind the same interfaces. One template per unit; the
-// Verilated class fixes the SIMD width. These are what a later `--rtl` switch plugs into the SystemC model.
+// Verilated class fixes the SIMD width. make_unit_set() (unit_set.hpp) instantiates them for `--rtl`; the
+// equivalence tests in testbenches/rtl/ use them directly. This header needs the Verilated classes and
+// verilated.h, so only .cpp files include it: unit_set.hpp is the header the rest of the simulator uses.
 #pragma once
 
 #include <algorithm>
 #include <memory>
 #include <span>
 #include <stdexcept>
+#include <string>
 
 #include "hw/units/lane_permutation.hpp"
 #include "hw/units/majority_unit.hpp"
 #include "hw/units/popular_block_selector.hpp"
 #include "hw/units/priority_encoder_compactor.hpp"
+#include "hw/units/select/port_bits.hpp"
 #include "hw/units/width.hpp"
-#include "testbenches/rtl/port_bits.hpp"
 
-namespace simtlm::rtl_test {
+namespace simtlm::hw::rtl {
 
-// Rising edge with the inputs already applied.
+// Rising edge with the inputs already applied (Verilator samples them at the eval that sees the edge), then
+// the falling edge, so the clock rests low and the outputs are settled for the state after the edge.
 template <typename V>
 void clock_edge(V& top) {
-  top.clk = 0;
-  top.eval();
   top.clk = 1;
   top.eval();
   top.clk = 0;
@@ -99,20 +101,29 @@ class RtlMajority final : public hw::BranchMajority {
   std::unique_ptr<V> top_;
 };
 
-// The RTL holds up to kMaxWarps warps (its NWARPS parameter, 16).
+// The RTL holds up to kMaxWarps warps (its NWARPS parameter, 16); `max_warps` can narrow that limit so the
+// twin rejects what a C++ model built with the same argument rejects.
 template <typename V>
 class RtlCompactor final : public hw::WarpCompaction {
  public:
   static constexpr uint32_t kMaxWarps = 16;
   static constexpr unsigned kWarpIndexBits = 4;
 
-  explicit RtlCompactor(uint32_t width) : width_(width), top_(std::make_unique<V>(&context_)) {
+  explicit RtlCompactor(uint32_t width, uint32_t max_warps = kMaxWarps)
+      : width_(width), max_warps_(max_warps), top_(std::make_unique<V>(&context_)) {
+    if (max_warps == 0 || max_warps > kMaxWarps) {
+      throw std::invalid_argument("the RTL compactor holds 1 to " + std::to_string(kMaxWarps) +
+                                  " warps, not " + std::to_string(max_warps));
+    }
     top_->rst = 1;
     clock_edge(*top_);
     top_->rst = 0;
   }
   void load(std::span<const uint64_t> warp_masks) override {
-    if (warp_masks.size() > kMaxWarps) throw std::invalid_argument("too many warps for the RTL compactor");
+    if (warp_masks.size() > max_warps_) {
+      throw std::invalid_argument(std::to_string(warp_masks.size()) + " warps exceed the RTL compactor's " +
+                                  std::to_string(max_warps_));
+    }
     for (uint32_t warp = 0; warp < kMaxWarps; ++warp) {
       const uint64_t mask = warp < warp_masks.size() ? warp_masks[warp] : 0;
       put_bits(top_->pending_in, warp * width_, width_, mask);
@@ -121,10 +132,8 @@ class RtlCompactor final : public hw::WarpCompaction {
     clock_edge(*top_);
     top_->load = 0;
   }
-  bool done() override {
-    top_->eval();
-    return top_->valid == 0;
-  }
+  // Inputs change only in load() and next(), which end with a settled clock edge: the outputs are current.
+  bool done() override { return top_->valid == 0; }
   hw::CompactedWarp next() override {
     hw::CompactedWarp out = peek();
     top_->pop = 1;
@@ -134,7 +143,6 @@ class RtlCompactor final : public hw::WarpCompaction {
   }
   // The outputs without popping: what a stalled consumer sees.
   hw::CompactedWarp peek() {
-    top_->eval();
     hw::CompactedWarp out;
     out.lane_mask = get_bits(top_->lane_mask, 0, width_);
     for (uint32_t lane = 0; lane < width_; ++lane) {
@@ -148,6 +156,7 @@ class RtlCompactor final : public hw::WarpCompaction {
 
  private:
   uint32_t width_;
+  uint32_t max_warps_;
   VerilatedContext context_;
   std::unique_ptr<V> top_;
 };
@@ -182,4 +191,4 @@ class RtlBlockSelector final : public hw::BlockSelection {
   std::unique_ptr<V> top_;
 };
 
-}  // namespace simtlm::rtl_test
+}  // namespace simtlm::hw::rtl
