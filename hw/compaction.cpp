@@ -63,8 +63,8 @@ std::vector<FormedWarp> place_path(std::span<const uint64_t> warp_masks, uint32_
   return placed;
 }
 
-PathCompaction compact_path(std::span<const uint64_t> warp_masks, uint32_t width,
-                            const HomeLaneFn& home_lane) {
+PathCompaction compact_path(std::span<const uint64_t> warp_masks, uint32_t width, const HomeLaneFn& home_lane,
+                            WarpCompaction* unit) {
   check_width(width);
   const auto logical = logical_of_home(warp_masks.size(), width, home_lane);
 
@@ -81,8 +81,9 @@ PathCompaction compact_path(std::span<const uint64_t> warp_masks, uint32_t width
 
   // The compactor's lanes are independent, so a narrower warp (the paper's W = 4 examples) runs on the
   // smallest hardware width with the upper lanes never pending.
-  PriorityEncoderCompactor compactor(std::max<uint32_t>(width, 8),
-                                     std::max<uint32_t>(1, static_cast<uint32_t>(warp_masks.size())));
+  PriorityEncoderCompactor model(std::max<uint32_t>(width, 8),
+                                 std::max<uint32_t>(1, static_cast<uint32_t>(warp_masks.size())));
+  WarpCompaction& compactor = unit ? *unit : model;
   for (const CompactedWarp& compacted : compact_all(compactor, physical_masks)) {
     FormedWarp formed = empty_warp(width);
     formed.lane_mask = compacted.lane_mask;

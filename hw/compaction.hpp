@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hw/units/permutations.hpp"
+#include "hw/units/priority_encoder_compactor.hpp"
 
 namespace simtlm::hw {
 
@@ -48,8 +49,9 @@ std::vector<FormedWarp> place_path(std::span<const uint64_t> warp_masks, uint32_
 // Compacts the path the way PriorityEncoderCompactor does: each physical lane runs its pending threads in
 // increasing CTA warp order, one per formed warp, so NW_TBC is the largest number of path threads sharing a
 // home lane. At most 256 CTA warps (the compactor's limit).
-PathCompaction compact_path(std::span<const uint64_t> warp_masks, uint32_t width,
-                            const HomeLaneFn& home_lane);
+// `compactor` (the C++ model or its RTL twin, sized for the CTA) replaces the built-in C++ model when given.
+PathCompaction compact_path(std::span<const uint64_t> warp_masks, uint32_t width, const HomeLaneFn& home_lane,
+                            WarpCompaction* compactor = nullptr);
 PathCompaction compact_path(std::span<const uint64_t> warp_masks, const LanePermutationMap& permutation);
 
 }  // namespace simtlm::hw

@@ -27,7 +27,8 @@ struct Entry {
 class CtaWideRunner {
  public:
   CtaWideRunner(const launch::Session& session, launch::DeviceImage& image,
-                const std::vector<NamedPermutation>& permutations, uint64_t seed, CompactionStudy& out)
+                const std::vector<NamedPermutation>& permutations, uint64_t seed, const StudyUnits* units,
+                CompactionStudy& out)
       : launch_(image.context),
         fn_(session.kernel()),
         module_(session.module()),
@@ -36,6 +37,7 @@ class CtaWideRunner {
         taint_(module_, fn_),
         executor_(launch_),
         budget_(session.instruction_budget()),
+        units_(units),
         out_(out) {
     out_.mechanisms = {"no_tbc", "ideal"};
     for (NamedPermutation p : permutations) {
@@ -66,8 +68,15 @@ class CtaWideRunner {
     }
     nw[0] = no_tbc;
     nw[1] = (active + out_.width - 1) / out_.width;
-    for (size_t i = 0; i < maps_.size(); ++i)
-      nw[2 + i] = compact_path(std::span<const uint64_t>(wide_), maps_[i]).tbc_warps();
+    for (size_t i = 0; i < maps_.size(); ++i) {
+      LanePermutation* unit = units_ && i < units_->permutation.size() ? units_->permutation[i] : nullptr;
+      WarpCompaction* compactor = units_ && i < units_->compactor.size() ? units_->compactor[i] : nullptr;
+      const LanePermutationMap& map = maps_[i];
+      const HomeLaneFn home =
+          unit ? HomeLaneFn([unit](uint32_t w, uint32_t l) { return unit->home_lane(w, l); })
+               : HomeLaneFn([&map](uint32_t w, uint32_t l) { return map.home_lane(w, l); });
+      nw[2 + i] = compact_path(std::span<const uint64_t>(wide_), out_.width, home, compactor).tbc_warps();
+    }
     return nw;
   }
 
@@ -242,6 +251,7 @@ class CtaWideRunner {
   const ptx::TaintAnalysis taint_;
   const ptx::Executor executor_;
   const uint64_t budget_;
+  const StudyUnits* units_;
   CompactionStudy& out_;
   std::vector<LanePermutationMap> maps_;
   uint32_t threads_ = 0, nwarps_ = 0;
@@ -296,9 +306,10 @@ nlohmann::json CompactionStudy::json() const {
 }
 
 CompactionStudy run_compaction_study(const launch::Session& session, launch::DeviceImage& image,
-                                     const std::vector<NamedPermutation>& permutations, uint64_t seed) {
+                                     const std::vector<NamedPermutation>& permutations, uint64_t seed,
+                                     const StudyUnits* units) {
   CompactionStudy study;
-  CtaWideRunner runner(session, image, permutations, seed, study);
+  CtaWideRunner runner(session, image, permutations, seed, units, study);
   runner.run();
   study.buffers = image.read_buffers(session.launch());
   return study;

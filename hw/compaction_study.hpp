@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "hw/units/permutations.hpp"
+#include "hw/units/priority_encoder_compactor.hpp"
 #include "models/launch/session.hpp"
 
 namespace simtlm::hw {
@@ -52,9 +53,17 @@ struct CompactionStudy {
   nlohmann::json json() const;
 };
 
+// Hardware units standing in for the C++ models, one per permutation of the run (nullptr: the C++ model):
+// the permutation unit loaded with that permutation's table, and the compactor (`simtlm compare --rtl`).
+struct StudyUnits {
+  std::vector<LanePermutation*> permutation;
+  std::vector<WarpCompaction*> compactor;
+};
+
 // Runs session's launch on `image` with the CTA-wide stack. Throws ptx::KernelError as the functional runner
 // does, and for a barrier that only part of a CTA-wide path reaches (TBC would deadlock there as well).
 CompactionStudy run_compaction_study(const launch::Session& session, launch::DeviceImage& image,
-                                     const std::vector<NamedPermutation>& permutations, uint64_t seed = 1);
+                                     const std::vector<NamedPermutation>& permutations, uint64_t seed = 1,
+                                     const StudyUnits* units = nullptr);
 
 }  // namespace simtlm::hw

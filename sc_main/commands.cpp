@@ -72,8 +72,11 @@ int run_command(const RunArgs& args) {
   }
   if (args.mode == "timing" || (args.mode.empty() && !args.config.empty())) return run_timing_command(args);
   if (!args.config.empty()) check_machine_config(args.config);
-  if (!args.overrides.empty() || !args.trace_vcd.empty() || !args.trace_warps.empty()) {
-    throw std::runtime_error("--set, --trace-vcd and --trace-warps need the timing model (--mode timing)");
+  if (!args.overrides.empty() || !args.trace_vcd.empty() || !args.trace_warps.empty() || !args.rtl.empty() ||
+      args.rtl_check) {
+    throw std::runtime_error(
+        "--set, --trace-vcd, --trace-warps, --rtl and --rtl-check need the timing model (--config or --mode "
+        "timing)");
   }
   Session session(launch::load_launch(args.launch), session_options(args.budget, false));
   SessionResult result;

@@ -25,6 +25,8 @@ struct RunArgs {
   std::vector<std::string> overrides;  // --set path=value on top of the config
   std::filesystem::path trace_vcd;
   std::filesystem::path trace_warps;
+  std::string rtl;         // --rtl: comma-separated units that run as Verilated RTL
+  bool rtl_check = false;  // --rtl-check: run C++ model and RTL side by side
   uint64_t budget = 0;
   bool quiet = false;
 };
@@ -57,6 +59,8 @@ struct CompareArgs {
   std::string permutations = "all";
   uint64_t seed = 1;  // the random permutation's
   uint64_t budget = 0;
+  std::string rtl;  // permutation and/or compactor as Verilated RTL
+  bool rtl_check = false;
 };
 // `simtlm compare` (sc_main/compare_command.cpp).
 int compare_command(const CompareArgs& args);

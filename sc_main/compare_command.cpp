@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "hw/compaction_study.hpp"
+#include "hw/units/select/unit_set.hpp"
 #include "models/launch/launch.hpp"
 #include "models/launch/outputs.hpp"
 #include "models/launch/session.hpp"
@@ -53,10 +54,55 @@ int compare_command(const CompareArgs& args) {
     throw std::runtime_error(fmt::format("{}: {}", args.launch.string(), e.what()));
   }
   const std::unique_ptr<launch::DeviceImage> image = session.prepare_device();
+  // --rtl: one set of units per permutation, its permutation table loaded with that permutation.
+  std::vector<hw::UnitSet> unit_sets;
+  hw::StudyUnits units;
+  if (!args.rtl.empty() || args.rtl_check) {
+    hw::UnitSelection selection;
+    try {
+      selection = hw::parse_rtl_units(args.rtl.empty() ? "permutation,compactor" : args.rtl, args.rtl_check);
+    } catch (const std::invalid_argument& e) {
+      throw std::runtime_error(std::string("--rtl: ") + e.what());
+    }
+    if (selection.rtl_majority || selection.rtl_popular_block) {
+      throw std::runtime_error("--rtl: compare uses only the permutation and compactor units");
+    }
+    const uint32_t warps = static_cast<uint32_t>((session.launch().block.count() + 31) / 32);
+    hw::UnitOptions unit_options;
+    if (selection.rtl_compactor && warps > unit_options.compactor_max_warps) {
+      throw std::runtime_error(
+          fmt::format("--rtl compactor: the RTL compactor holds {} warps, a CTA of {} has {}",
+                      unit_options.compactor_max_warps, args.launch.string(), warps));
+    }
+    unit_options.compactor_max_warps = std::max(unit_options.compactor_max_warps, warps);
+    for (hw::NamedPermutation p : permutations) {
+      unit_sets.push_back(hw::make_unit_set(selection, 32, unit_options, nullptr));
+      hw::UnitSet& set = unit_sets.back();
+      if (selection.rtl_permutation) {
+        const hw::LanePermutationMap map(p, 32, args.seed);
+        if (!map.is_xor()) {
+          throw std::runtime_error(
+              fmt::format("--rtl permutation: {} is not an XOR permutation; the permutation "
+                          "unit cannot hold it (give --permutations without it)",
+                          hw::permutation_name(p)));
+        }
+        for (uint32_t w = 0; w < unit_options.permutation_warp_ids; ++w)
+          set.permutation->load(w, map.xor_mask(w));
+        set.permutation->set_mode(hw::PermutationMode::kTable);
+        units.permutation.push_back(set.permutation.get());
+      } else {
+        units.permutation.push_back(nullptr);
+      }
+      units.compactor.push_back(selection.rtl_compactor ? set.compactor.get() : nullptr);
+    }
+  }
   hw::CompactionStudy study;
   try {
-    study = hw::run_compaction_study(session, *image, permutations, args.seed);
+    study = hw::run_compaction_study(session, *image, permutations, args.seed,
+                                     unit_sets.empty() ? nullptr : &units);
   } catch (const ptx::KernelError& e) {
+    throw std::runtime_error(fmt::format("{}: {}", args.launch.string(), e.what()));
+  } catch (const hw::RtlMismatch& e) {
     throw std::runtime_error(fmt::format("{}: {}", args.launch.string(), e.what()));
   }
   const bool same = study.buffers == functional.buffers;
@@ -65,6 +111,8 @@ int compare_command(const CompareArgs& args) {
   doc["launch"] = args.launch.filename().string();
   doc["seed"] = args.seed;
   doc["outputs_equal_functional"] = same;
+  doc["rtl"] = args.rtl;
+  doc["rtl_check"] = args.rtl_check;
   const fs::path dir =
       args.out.empty() ? fs::path("out") / (args.launch.stem().string() + "-compare") : args.out;
   std::error_code ec;

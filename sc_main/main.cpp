@@ -42,6 +42,14 @@ extern "C" int sc_main(int argc, char* argv[]) {
       "Timing mode: write one line per issued warp instruction (cycle, SM, CTA, warp, PC, mask)");
   run_cmd->add_option("--budget", run.budget,
                       "Thread-instruction budget (overrides the launch file's budget)");
+  run_cmd->add_option(
+      "--rtl", run.rtl,
+      "Timing mode: units that run as Verilated RTL instead of their C++ model: all, or any of "
+      "permutation, majority, compactor, popular_block (comma-separated)");
+  run_cmd->add_flag(
+      "--rtl-check", run.rtl_check,
+      "Timing mode: run the C++ model and the RTL of the --rtl units (default all) side by side and "
+      "stop at the first disagreement with a report");
   run_cmd->add_flag("--quiet", run.quiet, "Print nothing but errors");
 
   simtlm::cli::DemoArgs demo;
@@ -68,6 +76,11 @@ extern "C" int sc_main(int argc, char* argv[]) {
       "rev_wid, flip_odd, rotate_odd_1");
   compare_cmd->add_option("--seed", compare.seed, "Seed of the random permutation (default 1)");
   compare_cmd->add_option("--budget", compare.budget, "Thread-instruction budget");
+  compare_cmd->add_option("--rtl", compare.rtl,
+                          "Units that run as Verilated RTL: permutation and/or compactor (comma-separated)");
+  compare_cmd->add_flag("--rtl-check", compare.rtl_check,
+                        "Run the C++ models and the RTL of the --rtl units side by side; stop at the first "
+                        "disagreement with a report");
 
   std::filesystem::path check_launch;
   CLI::App* check_cmd =

@@ -43,6 +43,13 @@ int run_timing_command(const RunArgs& args) {
   std::ofstream trace;
   hw::TimingOptions options;
   options.vcd = args.trace_vcd;
+  if (!args.rtl.empty() || args.rtl_check) {
+    try {
+      options.units = hw::parse_rtl_units(args.rtl.empty() ? "all" : args.rtl, args.rtl_check);
+    } catch (const std::invalid_argument& e) {
+      throw std::runtime_error(std::string("--rtl: ") + e.what());
+    }
+  }
   if (!args.trace_warps.empty()) {
     trace.open(args.trace_warps);
     if (!trace) throw std::runtime_error(args.trace_warps.string() + ": cannot write the warp trace");
@@ -55,6 +62,8 @@ int run_timing_command(const RunArgs& args) {
     throw std::runtime_error(fmt::format("{}: {}", args.launch.string(), e.what()));
   } catch (const hw::TimingError& e) {
     throw std::runtime_error(fmt::format("{}: {}", args.launch.string(), e.what()));
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(fmt::format("--rtl: {}", e.what()));
   }
   launch::SessionResult result;
   result.buffers = timing.buffers;
@@ -68,6 +77,7 @@ int run_timing_command(const RunArgs& args) {
       {"config",
        machine.source() == "defaults" ? machine.source() : fs::path(machine.source()).filename().string()},
       {"overrides", args.overrides},
+      {"units", hw::describe(options.units)},
       {"grid", dim3(session.launch().grid)},
       {"block", dim3(session.launch().block)},
       {"shared_bytes", session.launch().shared_bytes}};

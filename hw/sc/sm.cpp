@@ -300,7 +300,14 @@ void Sm::issue(uint32_t slot, uint64_t now) {
     case ptx::StepKind::branch: {
       const ptx::Instr& in = k_.fn.code[pc];
       const ptx::LaneMask taken = in.guard == ptx::kNoReg ? mask : (step.taken & mask);
-      const BranchVote vote = majority_.vote(taken, mask);
+      BranchVote vote;
+      try {
+        if (unit_cycle) *unit_cycle = now;
+        vote = majority_.vote(taken, mask);
+      } catch (const std::exception& e) {  // an RtlMismatch under --rtl-check
+        fail(std::string(e.what()) + "\n  at " + where(w, pc), false);
+        return;
+      }
       if (info.conditional) {
         ++stats_.branches;
         ++stats_.per_branch[pc].executed;

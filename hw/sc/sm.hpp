@@ -71,6 +71,8 @@ class Sm : public sc_core::sc_module {
   std::function<void(uint32_t sm)> on_cta_done;
   // Called with the error when the kernel faults, deadlocks or exceeds a limit; the SM then stops.
   std::function<void(const std::string& message, bool kernel_fault)> on_error;
+  // Written with the current cycle before each unit call, so an RTL mismatch report can name it.
+  uint64_t* unit_cycle = nullptr;
   // Thread instructions issued by every SM, shared so the budget is checked at issue.
   uint64_t* grid_thread_instructions = nullptr;
 

@@ -30,9 +30,10 @@ TimingResult run_timing(const launch::Session& session, launch::DeviceImage& ima
   const GpuParams params = gpu_params(config);
   image.context.nsm = params.sms;
   const TimingKernel kernel(image.context, params.sm.registers_per_thread, session.instruction_budget());
-  MajorityUnit cpp_majority(params.sm.simd_width);
-  BranchMajority& majority = options.majority ? *options.majority : cpp_majority;
-  auto gpu = std::make_unique<Gpu>("gpu", params, kernel, majority);
+  uint64_t unit_cycle = 0;  // dates an RtlMismatch report
+  UnitSet units = make_unit_set(options.units, params.sm.simd_width, UnitOptions{}, &unit_cycle);
+  auto gpu = std::make_unique<Gpu>("gpu", params, kernel, *units.majority);
+  for (auto& sm : gpu->sms()) sm->unit_cycle = &unit_cycle;
   if (options.warp_trace) {
     std::ostream* out = options.warp_trace;
     for (auto& sm : gpu->sms()) sm->trace = [out](const std::string& line) { *out << line << '\n'; };

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "hw/units/majority_unit.hpp"
+#include "hw/units/select/unit_set.hpp"
 #include "models/config/machine_config.hpp"
 #include "models/launch/session.hpp"
 
@@ -27,7 +27,7 @@ class TimingError : public std::runtime_error {
 struct TimingOptions {
   std::filesystem::path vcd;           // --trace-vcd: waveform of issue slot, active masks, stack depths
   std::ostream* warp_trace = nullptr;  // --trace-warps: one line per issued warp instruction
-  BranchMajority* majority = nullptr;  // the branch unit's vote; nullptr = the C++ MajorityUnit
+  UnitSelection units;                 // --rtl / --rtl-check: Verilated twins of the units the SM uses
 };
 
 struct TimingResult {
@@ -39,8 +39,9 @@ struct TimingResult {
 };
 
 // Runs session's launch on `image` (from session.prepare_device()). Throws ptx::KernelError when the kernel
-// faults, deadlocks or exceeds its budget; TimingError when the model is stuck; config::ConfigError for an
-// inconsistent configuration.
+// faults, deadlocks or exceeds its budget; TimingError when the model is stuck or an RTL twin disagrees with
+// its C++ model under --rtl-check (the message is the RtlMismatch report); config::ConfigError for an
+// inconsistent configuration; std::invalid_argument when a requested twin does not exist for the SIMD width.
 TimingResult run_timing(const launch::Session& session, launch::DeviceImage& image,
                         const config::MachineConfig& config, const TimingOptions& options);
 

@@ -118,3 +118,21 @@ TEST(TimingTraces, WarpTraceHasOneLinePerIssueAndVcdIsWritten) {
 }
 
 }  // namespace
+
+namespace {
+
+// --rtl-check: the branch unit's majority vote (the SM's one RTL-backed unit so far) from the Verilated twin
+// and the C++ model side by side; no disagreement, and the same statistics as the C++-only run.
+TEST(TimingRtl, RtlCheckAgreesAndChangesNothing) {
+  for (const std::string name : {"bfs", "bitonic", "mandelbrot"}) {
+    const launch::Launch l = launch::load_launch(workload_launch(name));
+    hw::TimingOptions rtl;
+    rtl.units = hw::parse_rtl_units("all", true);
+    const nlohmann::json a = run_timing_child(l, machine("default.yaml")),
+                         b = run_timing_child(l, machine("default.yaml"), rtl);
+    ASSERT_FALSE(b.contains("error")) << name << ": " << b["error"];
+    EXPECT_EQ(without_host(a["stats"]).dump(), without_host(b["stats"]).dump()) << name;
+  }
+}
+
+}  // namespace
