@@ -8,10 +8,10 @@
 namespace simtlm::hw {
 
 Gpu::Gpu(sc_core::sc_module_name name, const GpuParams& params, const TimingKernel& kernel,
-         BranchMajority& majority)
+         const SmUnits& units)
     : sc_module(name), p_(params), k_(kernel), xbar_("xbar", params.xbar) {
   for (uint32_t i = 0; i < p_.sms; ++i) {
-    auto sm = std::make_unique<Sm>(("sm" + std::to_string(i)).c_str(), i, p_.sm, k_, majority);
+    auto sm = std::make_unique<Sm>(("sm" + std::to_string(i)).c_str(), i, p_.sm, k_, units);
     sm->on_cta_done = [this](uint32_t s) { cta_done(s); };
     sm->on_error = [this](const std::string& m, bool fault) { stop(m, fault); };
     sm->grid_thread_instructions = &grid_thread_instructions_;

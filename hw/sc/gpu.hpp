@@ -23,7 +23,7 @@ class Gpu : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Gpu);
   Gpu(sc_core::sc_module_name name, const GpuParams& params, const TimingKernel& kernel,
-      BranchMajority& majority);
+      const SmUnits& units);
 
   bool finished() const { return done_ctas_ == total_ctas_; }
   // Set when the run stopped early; kernel_fault tells a fault of the kernel (bad access, deadlock, budget)

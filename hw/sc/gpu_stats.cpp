@@ -72,6 +72,21 @@ nlohmann::json Gpu::stats_json() const {
     total.stack.spills += s.stack.spills;
     total.stack.fills += s.stack.fills;
     total.stack.cycles += s.stack.cycles;
+    const CompactionStats& c = s.compaction;
+    CompactionStats& tc = total.compaction;
+    tc.cta_branches += c.cta_branches;
+    tc.divergent += c.divergent;
+    tc.paths += c.paths;
+    tc.compacted += c.compacted;
+    tc.warps_no_tbc += c.warps_no_tbc;
+    tc.warps_formed += c.warps_formed;
+    tc.warps_ideal += c.warps_ideal;
+    tc.formations += c.formations;
+    tc.formed_warps += c.formed_warps;
+    tc.p_paths += c.p_paths;
+    tc.p_compacted += c.p_compacted;
+    tc.d_paths += c.d_paths;
+    tc.d_compacted += c.d_compacted;
     for (size_t pc = 0; pc < s.per_branch.size(); ++pc) {
       total.per_branch[pc].executed += s.per_branch[pc].executed;
       total.per_branch[pc].divergent += s.per_branch[pc].divergent;
@@ -148,6 +163,25 @@ nlohmann::json Gpu::stats_json() const {
         {"shared_conflict_cycles", total.shared_conflict_cycles},
         {"constant_and_param_instructions", total.other_memory_instructions},
         {"atomics", total.atomics}}},
+      {"compaction",
+       {{"mechanism", p_.sm.compaction == Compaction::none  ? "none"
+                      : p_.sm.compaction == Compaction::tbc ? "tbc"
+                                                            : "ideal"},
+        {"permutation", std::string(permutation_name(p_.sm.permutation))},
+        {"cta_branches", total.compaction.cta_branches},
+        {"divergent_cta_branches", total.compaction.divergent},
+        {"paths", total.compaction.paths},
+        {"compacted_paths", total.compaction.compacted},
+        {"compaction_rate", ratio(total.compaction.compacted, total.compaction.paths)},
+        {"p_paths", total.compaction.p_paths},
+        {"p_compacted", total.compaction.p_compacted},
+        {"d_paths", total.compaction.d_paths},
+        {"d_compacted", total.compaction.d_compacted},
+        {"warps_no_tbc", total.compaction.warps_no_tbc},
+        {"warps_formed", total.compaction.warps_formed},
+        {"warps_ideal", total.compaction.warps_ideal},
+        {"formations", total.compaction.formations},
+        {"formed_warps", total.compaction.formed_warps}}},
       {"l1", l1_doc},
       {"interconnect", xbar_.stats_json()},
       {"l2", l2_doc},

@@ -22,20 +22,22 @@ std::string hex32(uint32_t v) {
 
 const char* stall_name(Stall s) {
   static constexpr const char* kNames[] = {"no_warp", "memory", "scoreboard", "pipeline",
-                                           "branch",  "stack",  "barrier"};
+                                           "branch",  "stack",  "compaction", "barrier"};
   return kNames[static_cast<size_t>(s)];
 }
 
 Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& params, const TimingKernel& kernel,
-       BranchMajority& majority)
+       const SmUnits& units)
     : sc_module(name),
       id_(id),
       p_(params),
       k_(kernel),
-      majority_(majority),
+      majority_(*units.majority),
+      units_(units),
       coalescer_(params.segment_bytes),
       passes_((ptx::kWarpSize + params.simd_width - 1) / params.simd_width),
       warps_(params.max_warps),
+      contexts_(params.max_warps),
       ctas_(params.max_ctas),
       scheduler_(params.scheduler, params.max_warps, params.active_set),
       ready_(params.max_warps, 0),
@@ -44,6 +46,9 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& params, const 
     warps_[slot].stack = std::make_unique<SimtStack>(p_.stack, id_ * p_.max_warps + slot);
   }
   stats_.per_branch.resize(k_.fn.code.size());
+  slot_used_.assign(p_.max_warps, 0);
+  if (compacting())
+    permutation_ = std::make_unique<LanePermutationMap>(p_.permutation, ptx::kWarpSize, p_.permutation_seed);
   wave.mask.assign(p_.max_warps, 0);
   wave.depth.assign(p_.max_warps, 0);
   SC_METHOD(cycle);
@@ -79,22 +84,28 @@ void Sm::launch_cta(uint64_t linear_id) {
   cta.live_warps = k_.warps_per_cta;
   uint32_t slot = 0;
   for (uint32_t i = 0; i < k_.warps_per_cta; ++i) {
-    while (warps_[slot].live) ++slot;
+    while (slot_used_[slot]) ++slot;
+    slot_used_[slot] = 1;
+    Context& c = contexts_[slot];
+    ++c.generation;
+    k_.executor.init_warp(c.ctx, cta.ctx, i);
+    c.reg_ready.assign(k_.fn.regs.size(), 0);
     Warp& w = warps_[slot];
     w.live = true;
-    w.cta = c;
+    w.cta = static_cast<uint32_t>(&cta - ctas_.data());
     ++w.generation;
-    k_.executor.init_warp(w.ctx, cta.ctx, i);
-    w.stack->reset(0, w.ctx.valid);
+    w.parts.assign(1, Part{i, c.ctx.valid});
+    w.pc = 0;
+    w.at_sync = false;
     w.ready_cycle = now;
     w.at_barrier = false;
     w.pending_fills = 0;
     w.previous_pc = ptx::kNoTarget;
-    w.reg_ready.assign(k_.fn.regs.size(), 0);
+    if (!compacting()) w.stack->reset(0, c.ctx.valid);
     scheduler_.add_warp(slot);
     cta.slots.push_back(slot);
-    wave.mask[slot] = w.ctx.valid;
-    wave.depth[slot] = static_cast<uint32_t>(w.stack->depth());
+    wave.mask[slot] = c.ctx.valid;
+    wave.depth[slot] = compacting() ? 1 : static_cast<uint32_t>(w.stack->depth());
   }
   ++resident_ctas_;
   resident_warps_ += k_.warps_per_cta;
@@ -103,7 +114,11 @@ void Sm::launch_cta(uint64_t linear_id) {
   used_shared_ += k_.shared_per_cta;
   ++stats_.ctas;
   stats_.warps += k_.warps_per_cta;
-  for (uint32_t s : cta.slots) settle(warps_[s], s, now);
+  if (compacting()) {
+    launch_compacted(cta, now);
+  } else {
+    for (uint32_t s : cta.slots) settle(warps_[s], s, now);
+  }
   wake_at(now);
 }
 
@@ -120,12 +135,16 @@ void Sm::finish_warp(uint32_t slot, uint64_t now) {
   t.fills += c.fills;
   t.cycles += c.cycles;
   w.live = false;
+  slot_used_[slot] = 0;
   wave.mask[slot] = 0;
   wave.depth[slot] = 0;
   scheduler_.remove_warp(slot);
   --resident_warps_;
   Cta& cta = ctas_[w.cta];
-  if (--cta.live_warps > 0) return;
+  if (--cta.live_warps == 0) finish_cta(cta, now);
+}
+
+void Sm::finish_cta(Cta& cta, uint64_t now) {
   cta.live = false;
   --resident_ctas_;
   resident_threads_ -= k_.threads_per_cta;
@@ -164,22 +183,29 @@ uint64_t Sm::earliest_issue(uint32_t slot, uint64_t now, Stall* reason) const {
     *reason = Stall::stack;
     return kNever;
   }
-  const IssueInfo& info = k_.info[w.stack->pc()];
+  if (w.at_sync) {
+    *reason = Stall::compaction;
+    return kNever;
+  }
+  const IssueInfo& info = k_.info[warp_pc(w)];
   uint64_t t = now;
   if (w.ready_cycle > t) {
     t = w.ready_cycle;
     *reason = w.ready_reason;
   }
-  for (uint8_t i = 0; i < info.nsrc + info.ndst; ++i) {
-    const uint32_t reg = i < info.nsrc ? info.src[i] : info.dst[i - info.nsrc];
-    const uint64_t r = w.reg_ready[reg];
-    if (r == kPending) {
-      *reason = Stall::memory;
-      return kNever;
-    }
-    if (r > t) {
-      t = r;
-      *reason = Stall::scoreboard;
+  const Cta& cta = ctas_[w.cta];
+  for (const Part& part : w.parts) {
+    const std::vector<uint64_t>& ready = contexts_[cta.slots[part.warp]].reg_ready;
+    for (uint8_t i = 0; i < info.nsrc + info.ndst; ++i) {
+      const uint64_t r = ready[i < info.nsrc ? info.src[i] : info.dst[i - info.nsrc]];
+      if (r == kPending) {
+        *reason = Stall::memory;
+        return kNever;
+      }
+      if (r > t) {
+        t = r;
+        *reason = Stall::scoreboard;
+      }
     }
   }
   const uint64_t unit = unit_free_[static_cast<size_t>(info.cls)];
@@ -249,25 +275,81 @@ void Sm::cycle() {
 
 // ---- issue --------------------------------------------------------------------------------------------
 
+ptx::LaneMask Sm::lanes_of(const Warp& w) const {
+  uint32_t n = 0;
+  for (const Part& p : w.parts) n += static_cast<uint32_t>(std::popcount(p.mask));
+  return n >= 32 ? ~ptx::LaneMask{0} : (ptx::LaneMask{1} << n) - 1;
+}
+
+// Executes code[pc] for every part of the slot. Returns false after a fault (the SM has failed).
+bool Sm::execute_parts(Warp& w, uint32_t pc, uint64_t now, Issued& out) {
+  Cta& cta = ctas_[w.cta];
+  out.taken.assign(w.parts.size(), 0);
+  out.exited.assign(w.parts.size(), 0);
+  uint32_t packed = 0;
+  for (size_t i = 0; i < w.parts.size(); ++i) {
+    const Part& part = w.parts[i];
+    if (!part.mask) continue;
+    Context& c = context(cta, part.warp);
+    c.ctx.clock = now;
+    ptx::WarpStep step;
+    try {
+      step = k_.executor.execute(c.ctx, pc, part.mask);
+    } catch (const ptx::KernelError& e) {
+      fail(std::string(e.what()) + " (SM " + std::to_string(id_) + ", cycle " + std::to_string(now) + ")",
+           true);
+      return false;
+    }
+    out.kind = step.kind;
+    switch (step.kind) {
+      case ptx::StepKind::branch:
+        out.taken[i] = k_.fn.code[pc].guard == ptx::kNoReg ? part.mask : (step.taken & part.mask);
+        break;
+      case ptx::StepKind::exit:
+        out.exited[i] = step.active & part.mask;
+        break;
+      case ptx::StepKind::barrier:
+        if (step.active) {
+          out.barrier = step;
+          ++out.barrier_parts;
+        }
+        break;
+      case ptx::StepKind::memory:
+        out.mem.space = step.mem.space;
+        out.mem.bytes = step.mem.bytes;
+        out.mem.is_store = step.mem.is_store;
+        out.mem.is_atomic = step.mem.is_atomic;
+        for (ptx::LaneMask m = step.active; m; m &= m - 1) {
+          const auto lane = static_cast<uint32_t>(std::countr_zero(m));
+          out.mem.addr[packed] = step.mem.addr[lane];
+          out.local_slot_lane[packed] = uint64_t(cta.slots[part.warp]) << 8 | lane;
+          out.mem_lanes |= ptx::LaneMask{1} << packed;
+          ++packed;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  return true;
+}
+
 void Sm::issue(uint32_t slot, uint64_t now) {
   Warp& w = warps_[slot];
-  SimtStack& stack = *w.stack;
-  const uint32_t pc = stack.pc();
-  if (stack.discipline() == Discipline::token && !k_.ssy.points_at(pc).empty()) {
-    for (uint32_t join : k_.ssy.fire(pc, w.previous_pc)) apply_stack(w, stack.ssy(join), now, slot, pc);
+  Cta& cta = ctas_[w.cta];
+  uint32_t pc = warp_pc(w);
+  if (!compacting()) {
+    SimtStack& stack = *w.stack;
+    if (stack.discipline() == Discipline::token && !k_.ssy.points_at(pc).empty()) {
+      for (uint32_t join : k_.ssy.fire(pc, w.previous_pc)) apply_stack(w, stack.ssy(join), now, slot, pc);
+    }
+    w.parts[0].mask = stack.mask();
   }
-  const ptx::LaneMask mask = stack.mask();
-  w.ctx.clock = now;
-  ptx::WarpStep step;
-  try {
-    step = k_.executor.execute(w.ctx, pc, mask);
-  } catch (const ptx::KernelError& e) {
-    fail(std::string(e.what()) + " (SM " + std::to_string(id_) + ", cycle " + std::to_string(now) + ")",
-         true);
-    return;
-  }
+  Issued issued;
+  if (!execute_parts(w, pc, now, issued)) return;
   w.previous_pc = pc;
-  last_issued_slot_ = static_cast<int>(slot);
+  // Without compaction the slot's lanes are its warp's; with it, the vote only needs the threads packed.
+  const ptx::LaneMask mask = compacting() ? lanes_of(w) : w.parts[0].mask;
   const auto lanes = static_cast<uint32_t>(std::popcount(mask));
   ++stats_.warp_instructions;
   stats_.thread_instructions += lanes;
@@ -284,22 +366,35 @@ void Sm::issue(uint32_t slot, uint64_t now) {
   wave.issued_slot = slot;
   wave.issued_mask = mask;
   if (trace) {
-    trace(std::to_string(now) + " sm " + std::to_string(id_) + " cta " +
-          std::to_string(w.ctx.cta->linear_id) + " warp " + std::to_string(w.ctx.warp_in_cta) + " pc " +
-          std::to_string(pc) + " mask " + hex32(mask) + " " + ptx::op_name(k_.fn.code[pc].op));
+    std::string line = std::to_string(now) + " sm " + std::to_string(id_) + " cta " +
+                       std::to_string(cta.ctx.linear_id) + " warp " + std::to_string(w.parts[0].warp) +
+                       " pc " + std::to_string(pc) + " mask " + hex32(wave.issued_mask) + " " +
+                       ptx::op_name(k_.fn.code[pc].op);
+    for (size_t i = 1; i < w.parts.size(); ++i) {
+      line.append(" +warp ");
+      line.append(std::to_string(w.parts[i].warp));
+    }
+    trace(line);
   }
   const IssueInfo& info = k_.info[pc];
   const auto cls = static_cast<size_t>(info.cls);
   const PipeParams& pipe = p_.pipes[cls];
   unit_free_[cls] = now + std::max(pipe.initiation_interval, passes_);
-  for (uint8_t i = 0; i < info.ndst; ++i) w.reg_ready[info.dst[i]] = now + pipe.latency;
+  for (const Part& part : w.parts) {
+    std::vector<uint64_t>& ready = context(cta, part.warp).reg_ready;
+    for (uint8_t i = 0; i < info.ndst; ++i) ready[info.dst[i]] = now + pipe.latency;
+  }
   w.ready_cycle = now + 1;
   w.ready_reason = Stall::pipeline;
-  Cta& cta = ctas_[w.cta];
-  switch (step.kind) {
+  switch (issued.kind) {
     case ptx::StepKind::branch: {
       const ptx::Instr& in = k_.fn.code[pc];
-      const ptx::LaneMask taken = in.guard == ptx::kNoReg ? mask : (step.taken & mask);
+      ptx::LaneMask taken = compacting() ? 0 : issued.taken[0];
+      for (size_t i = 0, k = 0; compacting() && i < w.parts.size(); ++i) {  // packed like lanes_of
+        for (ptx::LaneMask m = w.parts[i].mask; m; m &= m - 1, ++k) {
+          if (issued.taken[i] >> std::countr_zero(m) & 1) taken |= ptx::LaneMask{1} << k;
+        }
+      }
       BranchVote vote;
       try {
         if (unit_cycle) *unit_cycle = now;
@@ -318,35 +413,61 @@ void Sm::issue(uint32_t slot, uint64_t now) {
       }
       w.ready_cycle = now + pipe.latency;
       w.ready_reason = Stall::branch;
-      apply_stack(w, stack.branch(BranchOutcome{pc, mask, taken, in.target, pc + 1, info.reconvergence_pc}),
+      if (compacting()) {
+        compacted_branch(w, slot, pc, issued, now);
+        return;
+      }
+      apply_stack(w,
+                  w.stack->branch(BranchOutcome{pc, mask, taken, in.target, pc + 1, info.reconvergence_pc}),
                   now, slot, pc);
       break;
     }
     case ptx::StepKind::exit:
-      exit_lanes(w, slot, step.active, pc + 1, now);
+      if (compacting()) {
+        compacted_exit(w, slot, issued, pc, now);
+        return;
+      }
+      exit_lanes(w, slot, issued.exited[0], pc + 1, now);
       return;
     case ptx::StepKind::barrier:
-      apply_stack(w, stack.advance(pc + 1), now, slot, pc);
-      if (step.active) {
-        if (step.barrier_id >= ptx::CtaBarriers::kIds) {
-          fail("barrier id " + std::to_string(step.barrier_id) + " out of range (0..15) in " + where(w, pc),
+      if (!compacting()) apply_stack(w, w.stack->advance(pc + 1), now, slot, pc);
+      if (issued.barrier_parts > 1) {
+        fail(
+            "a barrier reached by a warp the compactor formed from several CTA warps (a barrier inside a "
+            "divergent region) in " +
+                where(w, pc),
+            true);
+        return;
+      }
+      if (issued.barrier_parts == 1) {
+        if (issued.barrier.barrier_id >= ptx::CtaBarriers::kIds) {
+          fail("barrier id " + std::to_string(issued.barrier.barrier_id) + " out of range (0..15) in " +
+                   where(w, pc),
                true);
           return;
         }
-        w.at_barrier = cta.barriers.arrive(w.ctx.warp_in_cta, w.ctx, k_.fn.code[pc], pc, step);
+        const Part& part =
+            *std::find_if(w.parts.begin(), w.parts.end(), [](const Part& p) { return p.mask; });
+        Context& c = context(cta, part.warp);
+        w.at_barrier = cta.barriers.arrive(part.warp, c.ctx, k_.fn.code[pc], pc, issued.barrier);
         release_barrier_waiters(cta);
         check_cta_deadlock(cta);
       }
       break;
     case ptx::StepKind::memory:
-      apply_stack(w, stack.advance(pc + 1), now, slot, pc);
-      memory(w, slot, pc, step, now);
+      if (!compacting()) apply_stack(w, w.stack->advance(pc + 1), now, slot, pc);
+      memory(w, slot, pc, issued, now);
       break;
     default:
-      apply_stack(w, stack.advance(pc + 1), now, slot, pc);
+      if (!compacting()) apply_stack(w, w.stack->advance(pc + 1), now, slot, pc);
       break;
   }
-  settle(w, slot, now);
+  if (compacting()) {
+    compacted_advance(w, slot, pc + 1, now);
+  } else {
+    w.parts[0].mask = w.stack->mask();
+    settle(w, slot, now);
+  }
 }
 
 void Sm::apply_stack(Warp& w, const StackUpdate& u, uint64_t now, uint32_t slot, uint32_t pc) {
@@ -354,6 +475,7 @@ void Sm::apply_stack(Warp& w, const StackUpdate& u, uint64_t now, uint32_t slot,
     w.ready_cycle = std::max(w.ready_cycle, now + 1 + u.cycles);
     w.ready_reason = Stall::stack;
   }
+  w.parts[0].mask = w.stack->mask();
   wave.depth[slot] = static_cast<uint32_t>(w.stack->depth());
   wave.mask[slot] = w.stack->mask();
   if (!u.spills && !u.fills) return;
@@ -378,20 +500,24 @@ void Sm::apply_stack(Warp& w, const StackUpdate& u, uint64_t now, uint32_t slot,
   }
 }
 
-void Sm::memory(Warp& w, uint32_t slot, uint32_t pc, const ptx::WarpStep& step, uint64_t now) {
-  const ptx::MemAccess& acc = step.mem;
-  const ptx::LaneMask active = step.active;
+void Sm::memory(Warp& w, uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) {
+  const ptx::MemAccess& acc = issued.mem;
+  const ptx::LaneMask active = issued.mem_lanes;
   if (!active) return;
   const IssueInfo& info = k_.info[pc];
   const PipeParams& pipe = p_.pipes[static_cast<size_t>(OpClass::memory)];
   const ptx::Instr& in = k_.fn.code[pc];
+  Cta& cta = ctas_[w.cta];
   if (acc.is_atomic) ++stats_.atomics;
   if (acc.space == ptx::Space::shared) {
     ++stats_.shared_instructions;
     const uint32_t degree = shared_bank_conflict_degree(acc.addr.data(), acc.bytes, active, p_.shared_banks);
     stats_.shared_conflict_cycles += degree - 1;
     unit_free_[static_cast<size_t>(OpClass::memory)] = now + std::max(pipe.initiation_interval, degree);
-    for (uint8_t i = 0; i < info.ndst; ++i) w.reg_ready[info.dst[i]] = now + p_.shared_latency + degree - 1;
+    for (const Part& part : w.parts) {
+      std::vector<uint64_t>& ready = context(cta, part.warp).reg_ready;
+      for (uint8_t i = 0; i < info.ndst; ++i) ready[info.dst[i]] = now + p_.shared_latency + degree - 1;
+    }
     return;
   }
   const bool local = acc.space == ptx::Space::local;
@@ -403,8 +529,10 @@ void Sm::memory(Warp& w, uint32_t slot, uint32_t pc, const ptx::WarpStep& step, 
   std::array<uint64_t, ptx::kWarpSize> remapped;
   if (local) {
     for (ptx::LaneMask m = active; m; m &= m - 1) {
-      const unsigned lane = std::countr_zero(m);
-      remapped[lane] = local_address(slot, lane, acc.addr[lane]);
+      const auto k = static_cast<unsigned>(std::countr_zero(m));
+      const uint64_t who = issued.local_slot_lane[k];
+      remapped[k] =
+          local_address(static_cast<uint32_t>(who >> 8), static_cast<uint32_t>(who & 0xff), acc.addr[k]);
     }
     addresses = remapped.data();
   }
@@ -423,8 +551,12 @@ void Sm::memory(Warp& w, uint32_t slot, uint32_t pc, const ptx::WarpStep& step, 
     op.remaining = n;
     op.ndst = info.ndst;
     std::copy_n(info.dst.begin(), info.ndst, op.dst.begin());
+    for (const Part& part : w.parts) {
+      const uint32_t c = cta.slots[part.warp];
+      op.contexts.emplace_back(c, contexts_[c].generation);
+      for (uint8_t i = 0; i < info.ndst; ++i) contexts_[c].reg_ready[info.dst[i]] = kPending;
+    }
     tag = new_op(op);
-    for (uint8_t i = 0; i < info.ndst; ++i) w.reg_ready[info.dst[i]] = kPending;
     scheduler_.long_latency_stall(slot);  // two-level: make room in the active set
   }
   for (uint32_t i = 0; i < n; ++i) {
@@ -467,22 +599,30 @@ void Sm::settle(Warp& w, uint32_t slot, uint64_t now) {
 }
 
 void Sm::release_barrier_waiters(Cta& cta) {
-  for (uint32_t i : cta.barriers.take_released()) warps_[cta.slots[i]].at_barrier = false;
+  for (uint32_t i : cta.barriers.take_released()) {
+    // The slot running CTA warp i alone (with compaction, barriers are only reached by such slots).
+    for (uint32_t slot : cta.slots) {
+      Warp& w = warps_[slot];
+      if (w.live && w.at_barrier && w.parts.size() == 1 && w.parts[0].warp == i) w.at_barrier = false;
+    }
+  }
 }
 
 void Sm::check_cta_deadlock(Cta& cta) {
   if (!cta.live || failed_) return;
+  bool any_barrier = false;
   for (uint32_t slot : cta.slots) {
     const Warp& w = warps_[slot];
-    if (w.live && !w.at_barrier) return;
+    if (w.live && !w.at_barrier && !w.at_sync) return;
+    any_barrier = any_barrier || (w.live && w.at_barrier);
   }
+  if (!any_barrier) return;
   std::string s = "deadlock: every warp of kernel " + k_.fn.name + ", CTA (" +
                   std::to_string(cta.ctx.ctaid.x) + "," + std::to_string(cta.ctx.ctaid.y) + "," +
                   std::to_string(cta.ctx.ctaid.z) + ") on SM " + std::to_string(id_) +
                   " waits at a barrier that can never complete:";
   for (uint32_t i = 0; i < cta.slots.size(); ++i) {
-    const Warp& w = warps_[cta.slots[i]];
-    if (!w.live) continue;
+    if (!cta.barriers.waiting(i)) continue;
     const uint32_t id = cta.barriers.wait_barrier(i);
     s += " warp " + std::to_string(i) + " at barrier " + std::to_string(id) + ", " +
          k_.where_pc(cta.barriers.wait_pc(i)) + " (" + std::to_string(cta.barriers.arrived(id)) + " of " +
@@ -508,13 +648,17 @@ void Sm::on_response(uint64_t tag) {
   PendingOp& op = ops_[tag];
   if (--op.remaining > 0) return;
   free_ops_.push_back(static_cast<uint32_t>(tag));
-  Warp& w = warps_[op.slot];
-  if (!w.live || w.generation != op.generation) return;  // the warp exited without reading the result
   const uint64_t now = now_cycle();
   if (op.fill) {
+    Warp& w = warps_[op.slot];
+    if (!w.live || w.generation != op.generation) return;
     --w.pending_fills;
   } else {
-    for (uint8_t i = 0; i < op.ndst; ++i) w.reg_ready[op.dst[i]] = now;
+    // Registers of warps that exited meanwhile (an older generation) are not touched.
+    for (const auto& [c, generation] : op.contexts) {
+      if (contexts_[c].generation != generation) continue;
+      for (uint8_t i = 0; i < op.ndst; ++i) contexts_[c].reg_ready[op.dst[i]] = now;
+    }
   }
   wake_at(now);
 }
@@ -522,10 +666,14 @@ void Sm::on_response(uint64_t tag) {
 // ---- errors and reports -------------------------------------------------------------------------------
 
 std::string Sm::where(const Warp& w, uint32_t pc) const {
-  const ptx::Dim3& c = w.ctx.cta->ctaid;
+  const ptx::Dim3& c = ctas_[w.cta].ctx.ctaid;
+  std::string warps = std::to_string(w.parts.empty() ? 0 : w.parts[0].warp);
+  for (size_t i = 1; i < w.parts.size(); ++i) {
+    warps.push_back('+');  // not operator+: GCC 12 warns falsely on that (-Wrestrict)
+    warps.append(std::to_string(w.parts[i].warp));
+  }
   return "kernel " + k_.fn.name + ", CTA (" + std::to_string(c.x) + "," + std::to_string(c.y) + "," +
-         std::to_string(c.z) + "), warp " + std::to_string(w.ctx.warp_in_cta) + ", SM " +
-         std::to_string(id_) + ", " + k_.where_pc(pc);
+         std::to_string(c.z) + "), warp " + warps + ", SM " + std::to_string(id_) + ", " + k_.where_pc(pc);
 }
 
 std::string Sm::describe_warps() const {
@@ -535,7 +683,7 @@ std::string Sm::describe_warps() const {
     if (!w.live) continue;
     Stall why = Stall::no_warp;
     const uint64_t t = earliest_issue(slot, last_eval_cycle_ == kNever ? 0 : last_eval_cycle_, &why);
-    s += "\n  " + where(w, w.stack->pc()) + ", mask " + hex32(w.stack->mask()) + ": ";
+    s += "\n  " + where(w, warp_pc(w)) + ", mask " + hex32(lanes_of(w)) + ": ";
     s += t == kNever ? std::string("waits on ") + stall_name(why) : "ready at cycle " + std::to_string(t);
   }
   return s;

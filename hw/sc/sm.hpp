@@ -1,5 +1,11 @@
 // One streaming multiprocessor: warp slots, a warp scheduler, a register scoreboard, functional-unit
-// pipelines, the per-warp reconvergence stacks, CTA barriers and the load/store unit.
+// pipelines, the per-warp reconvergence stacks (or, under thread block compaction, one CTA-wide stack per CTA
+// and warps the compactor forms), CTA barriers and the load/store unit.
+//
+// Registers live with the CTA's warps as the program sees them ("contexts"); what the scheduler issues is a
+// warp slot holding parts of one or more contexts. Without compaction a slot holds exactly its own context
+// and its SimtStack decides the mask; with compaction (sm_compaction.cpp) a slot holds the threads the
+// compactor put together, each thread in its home lane.
 //
 // Timing and values are split: at the cycle a warp instruction issues, the SM asks the functional model to
 // execute it for the mask its SimtStack chose; the step it gets back (branch outcome, addresses, barrier,
@@ -23,19 +29,40 @@
 #include "hw/sc/timing_params.hpp"
 #include "hw/simt_stack.hpp"
 #include "hw/units/majority_unit.hpp"
+#include "hw/units/permutations.hpp"
+#include "hw/units/priority_encoder_compactor.hpp"
 #include "hw/warp_scheduler.hpp"
 #include "models/ptx/cta_barriers.hpp"
 
 namespace simtlm::hw {
 
 // Why an SM with resident warps issued nothing in a cycle (docs/stats-schema.md).
-enum class Stall : uint8_t { no_warp, memory, scoreboard, pipeline, branch, stack, barrier, count_ };
+enum class Stall : uint8_t {
+  no_warp,
+  memory,
+  scoreboard,
+  pipeline,
+  branch,
+  stack,
+  compaction,
+  barrier,
+  count_
+};
 inline constexpr size_t kStallKinds = static_cast<size_t>(Stall::count_);
 const char* stall_name(Stall s);
 
 struct BranchCounts {
   uint64_t executed = 0;   // warp executions of the conditional branch
   uint64_t divergent = 0;  // of which the active lanes split
+};
+
+// Thread block compaction at CTA-wide divergent branches (docs/timing-model.md).
+struct CompactionStats {
+  uint64_t cta_branches = 0, divergent = 0;  // CTA-wide executions of branches, and of those the divergent
+  uint64_t paths = 0, compacted = 0;         // paths of divergent branches; of which fewer warps than no_tbc
+  uint64_t warps_no_tbc = 0, warps_formed = 0, warps_ideal = 0;  // summed over those paths
+  uint64_t formations = 0, formed_warps = 0;  // compactor runs (paths and reconvergence points), warps made
+  uint64_t p_paths = 0, p_compacted = 0, d_paths = 0, d_compacted = 0;
 };
 
 struct SmStats {
@@ -51,15 +78,21 @@ struct SmStats {
   StackCounters stack;                   // summed over warps; max_depth is the maximum
   std::vector<BranchCounts> per_branch;  // per PC
   uint64_t finish_cycle = 0;             // cycle the SM's last CTA completed
+  CompactionStats compaction;
+};
+
+// The units an SM consults, owned by the caller (C++ models or Verilated twins, hw/units/select/).
+struct SmUnits {
+  BranchMajority* majority = nullptr;      // branch uniformity (required)
+  LanePermutation* permutation = nullptr;  // compaction: home lanes (nullptr: the LanePermutationMap)
+  WarpCompaction* compactor = nullptr;     // compaction: forms warps (nullptr: the C++ model)
 };
 
 class Sm : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Sm);
-  // `majority` decides branch uniformity (the normal path of the branch unit); the caller owns it and may
-  // give the Verilated twin.
   Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& params, const TimingKernel& kernel,
-     BranchMajority& majority);
+     const SmUnits& units);
 
   tlm_utils::simple_initiator_socket<LoadStoreUnit>& out() { return lsu_.out; }
 
@@ -96,26 +129,47 @@ class Sm : public sc_core::sc_module {
   static constexpr uint64_t kPending = ~uint64_t{0};  // register waits for a memory response
   static constexpr uint64_t kNever = ~uint64_t{0};
 
-  struct Warp {
+  struct Context {  // one CTA warp as the program sees it: registers and when each is ready
+    ptx::WarpContext ctx;
+    std::vector<uint64_t> reg_ready;  // per register: cycle its value is available, or kPending
+    uint64_t generation = 0;          // tells a response for an earlier CTA's warp from one for this one
+  };
+  struct Part {         // threads of one CTA warp that a slot runs
+    uint32_t warp = 0;  // index in the CTA
+    ptx::LaneMask mask = 0;
+  };
+  struct Warp {  // an issue slot
     bool live = false;
     uint32_t cta = 0;
-    ptx::WarpContext ctx;
-    std::unique_ptr<SimtStack> stack;
-    uint64_t ready_cycle = 0;  // no issue before (branch latency, stack costs)
+    std::vector<Part> parts;
+    std::unique_ptr<SimtStack> stack;  // without compaction
+    uint32_t pc = 0;                   // with compaction (the CTA stack's path)
+    bool at_sync = false;              // with compaction: waits for its CTA at a branch or reconvergence
+    uint64_t ready_cycle = 0;          // no issue before (branch latency, stack costs)
     Stall ready_reason = Stall::branch;
     bool at_barrier = false;
     uint32_t pending_fills = 0;  // stack fills the warp waits for (no preset)
     uint32_t previous_pc = ptx::kNoTarget;
-    std::vector<uint64_t> reg_ready;  // per register: cycle its value is available, or kPending
-    uint64_t generation = 0;          // tells a response for an exited warp from one for the slot's new warp
+    uint64_t generation = 0;
+  };
+  struct CtaEntry {  // the CTA-wide post-dominator stack of thread block compaction
+    uint32_t pc = 0;
+    uint32_t reconvergence_pc = ptx::kNoTarget;
+    std::vector<ptx::LaneMask> mask;  // per CTA warp
   };
   struct Cta {
     bool live = false;
     ptx::CtaContext ctx;
     ptx::CtaBarriers barriers;
-    std::vector<uint32_t> slots;  // warp slots, by warp index in the CTA
-    uint32_t live_warps = 0;
+    std::vector<uint32_t> slots;   // context (and initial slot) of each CTA warp
+    uint32_t live_warps = 0;       // slots in use
     uint64_t barriers_before = 0;  // completions counted by earlier CTAs of this slot
+    // Compaction.
+    std::vector<CtaEntry> stack;
+    std::vector<ptx::LaneMask> taken, not_taken;  // outcome of the branch the CTA synchronizes on
+    uint32_t at_sync = 0;
+    bool sync_at_branch = false;
+    uint32_t sync_pc = 0;
   };
   struct PendingOp {  // a load or atomic waiting for its responses, or a stack fill
     uint32_t slot = 0;
@@ -124,17 +178,46 @@ class Sm : public sc_core::sc_module {
     bool fill = false;
     uint8_t ndst = 0;
     std::array<uint32_t, 4> dst{};
+    std::vector<std::pair<uint32_t, uint64_t>> contexts;  // (context, its generation) whose registers wait
+  };
+  // What one issue of a slot did, over all its parts.
+  struct Issued {
+    ptx::StepKind kind = ptx::StepKind::normal;
+    ptx::MemAccess mem;  // addresses packed: lane k of `mem_lanes` is the k-th thread of the slot
+    ptx::LaneMask mem_lanes = 0;
+    std::array<uint64_t, ptx::kWarpSize>
+        local_slot_lane{};                     // local memory: (context << 8 | lane) per packed lane
+    std::vector<ptx::LaneMask> taken, exited;  // per part
+    ptx::WarpStep barrier;                     // of the part that arrived
+    size_t barrier_parts = 0;
   };
 
+  bool compacting() const { return p_.compaction != Compaction::none; }
+  Context& context(const Cta& cta, uint32_t warp) { return contexts_[cta.slots[warp]]; }
+  uint32_t warp_pc(const Warp& w) const { return compacting() ? w.pc : w.stack->pc(); }
+  ptx::LaneMask lanes_of(const Warp& w) const;  // threads in the slot (packed count = popcount)
   void cycle();
   void wake_at(uint64_t cycle);
   uint64_t now_cycle() const;
   // Earliest cycle warp `slot` could issue given what is known now; kNever when it waits on an event.
   uint64_t earliest_issue(uint32_t slot, uint64_t now, Stall* reason) const;
   void issue(uint32_t slot, uint64_t now);
+  bool execute_parts(Warp& w, uint32_t pc, uint64_t now, Issued& out);
   void apply_stack(Warp& w, const StackUpdate& u, uint64_t now, uint32_t slot, uint32_t pc);
-  void memory(Warp& w, uint32_t slot, uint32_t pc, const ptx::WarpStep& step, uint64_t now);
+  void memory(Warp& w, uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now);
   void exit_lanes(Warp& w, uint32_t slot, ptx::LaneMask lanes, uint32_t next_pc, uint64_t now);
+  // Compaction (sm_compaction.cpp).
+  void launch_compacted(Cta& cta, uint64_t now);
+  void compacted_branch(Warp& w, uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now);
+  void compacted_exit(Warp& w, uint32_t slot, const Issued& issued, uint32_t pc, uint64_t now);
+  void compacted_advance(Warp& w, uint32_t slot, uint32_t next_pc, uint64_t now);
+  void compacted_check(Cta& cta, uint64_t now);
+  void compacted_resolve(Cta& cta, uint64_t now);
+  void compacted_continue(Cta& cta, uint32_t pc, uint64_t now);
+  void compacted_form(Cta& cta, uint64_t now);
+  std::vector<std::vector<Part>> form_warps(const std::vector<ptx::LaneMask>& mask);
+  void count_paths(uint32_t pc, const Cta& cta);
+  void finish_cta(Cta& cta, uint64_t now);
   void settle(Warp& w, uint32_t slot, uint64_t now);  // implicit exit past the last instruction
   void release_barrier_waiters(Cta& cta);
   void check_cta_deadlock(Cta& cta);
@@ -149,10 +232,14 @@ class Sm : public sc_core::sc_module {
   const SmParams p_;
   const TimingKernel& k_;
   BranchMajority& majority_;
+  const SmUnits units_;
+  std::unique_ptr<LanePermutationMap> permutation_;  // compaction: home lanes
   const Coalescer coalescer_;
   const uint32_t passes_;  // SIMD passes per warp instruction
   // Mutable state.
   std::vector<Warp> warps_;
+  std::vector<Context> contexts_;
+  std::vector<uint8_t> slot_used_;  // slot (and context) belongs to a resident CTA
   std::vector<Cta> ctas_;
   WarpScheduler scheduler_;
   std::array<uint64_t, kOpClasses> unit_free_{};  // cycle each functional unit accepts its next issue

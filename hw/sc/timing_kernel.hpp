@@ -11,6 +11,7 @@
 #include "hw/ssy_points.hpp"
 #include "models/ptx/cfg.hpp"
 #include "models/ptx/functional.hpp"
+#include "models/ptx/taint.hpp"
 
 namespace simtlm::hw {
 
@@ -28,6 +29,9 @@ struct TimingKernel {
         warps_per_cta((threads_per_cta + ptx::kWarpSize - 1) / ptx::kWarpSize),
         shared_per_cta(fn.static_shared_bytes + launch_context.dynamic_shared_bytes),
         budget(thread_instruction_budget) {
+    const ptx::TaintAnalysis taint(module, fn);
+    data_branch.assign(fn.code.size(), 0);
+    for (const ptx::BranchTaint& b : taint.branches()) data_branch[b.pc] = b.kind == ptx::BranchClass::kData;
     registers_per_thread = registers_per_thread_override
                                ? registers_per_thread_override
                                : std::clamp<uint32_t>(max_live_register_words(fn, info), 1, 63);
@@ -46,7 +50,8 @@ struct TimingKernel {
   const uint32_t warps_per_cta;
   const uint32_t shared_per_cta;
   uint32_t registers_per_thread = 0;
-  const uint64_t budget;  // thread instructions, whole grid
+  std::vector<uint8_t> data_branch;  // per PC: a D-branch by the taint analysis
+  const uint64_t budget;             // thread instructions, whole grid
 };
 
 }  // namespace simtlm::hw

@@ -52,6 +52,14 @@ GpuParams gpu_params(const config::MachineConfig& c) {
     s.stack.timing = timing_preset(preset);
     s.stack_timing_measured = true;
   }
+  const std::string& mechanism = c.str("compaction.mechanism");
+  s.compaction = mechanism == "tbc"     ? Compaction::tbc
+                 : mechanism == "ideal" ? Compaction::ideal
+                                        : Compaction::none;
+  s.permutation = c.flag("compaction.slp_disable") ? NamedPermutation::kIdentity
+                                                   : *parse_permutation(c.str("compaction.permutation"));
+  s.permutation_seed = c.u("compaction.seed");
+  s.formation_cycles = u32(c, "compaction.formation_cycles");
   s.segment_bytes = static_cast<uint32_t>(std::stoul(c.str("lsu.segment_bytes")));
   s.shared_banks = u32(c, "lsu.shared_banks");
   s.shared_latency = u32(c, "lsu.shared_latency");

@@ -8,6 +8,7 @@
 
 #include "hw/issue_info.hpp"
 #include "hw/stack_params.hpp"
+#include "hw/units/permutations.hpp"
 #include "hw/warp_scheduler.hpp"
 #include "models/config/machine_config.hpp"
 #include "models/mem/cache.hpp"
@@ -21,6 +22,12 @@ struct PipeParams {
   uint32_t initiation_interval = 1;  // cycles between issues to the unit
 };
 
+enum class Compaction : uint8_t {
+  none,   // per-warp reconvergence stacks
+  tbc,    // thread block compaction: a CTA-wide stack, warps formed by the priority-encoder compactor
+  ideal,  // the same, but any thread may run in any lane (the upper bound)
+};
+
 struct SmParams {
   uint32_t max_warps = 32, max_threads = 1024, max_ctas = 8, registers = 65536, shared_bytes = 49152;
   uint32_t registers_per_thread = 0;  // 0: peak live PTX register words, at most 63
@@ -32,6 +39,10 @@ struct SmParams {
   StackParams stack;
   bool stack_timing_measured =
       false;  // a preset: its costs include the spill traffic, warps do not wait on it
+  Compaction compaction = Compaction::none;
+  NamedPermutation permutation = NamedPermutation::kIdentity;  // home lanes under tbc
+  uint64_t permutation_seed = 1;
+  uint32_t formation_cycles = 1;  // the compactor emits one warp per cycle (SLP paper, Figure 2)
   uint32_t segment_bytes = 128;
   uint32_t shared_banks = 32;
   uint32_t shared_latency = 20;

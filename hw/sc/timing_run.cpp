@@ -31,8 +31,29 @@ TimingResult run_timing(const launch::Session& session, launch::DeviceImage& ima
   image.context.nsm = params.sms;
   const TimingKernel kernel(image.context, params.sm.registers_per_thread, session.instruction_budget());
   uint64_t unit_cycle = 0;  // dates an RtlMismatch report
-  UnitSet units = make_unit_set(options.units, params.sm.simd_width, UnitOptions{}, &unit_cycle);
-  auto gpu = std::make_unique<Gpu>("gpu", params, kernel, *units.majority);
+  UnitOptions unit_options;
+  const bool rtl_compactor = options.units.rtl_compactor && params.sm.compaction == Compaction::tbc;
+  if (rtl_compactor && kernel.warps_per_cta > unit_options.compactor_max_warps) {
+    throw std::invalid_argument(
+        "the RTL compactor holds " + std::to_string(unit_options.compactor_max_warps) +
+        " warps; a CTA of kernel " + kernel.fn.name + " has " + std::to_string(kernel.warps_per_cta));
+  }
+  UnitSet units = make_unit_set(options.units, params.sm.simd_width, unit_options, &unit_cycle);
+  SmUnits sm_units;
+  sm_units.majority = units.majority.get();
+  if (options.units.rtl_permutation && params.sm.compaction == Compaction::tbc) {
+    const LanePermutationMap map(params.sm.permutation, ptx::kWarpSize, params.sm.permutation_seed);
+    if (!map.is_xor()) {
+      throw std::invalid_argument(std::string(permutation_name(params.sm.permutation)) +
+                                  " is not an XOR permutation; the permutation unit cannot hold it");
+    }
+    for (uint32_t w = 0; w < unit_options.permutation_warp_ids; ++w)
+      units.permutation->load(w, map.xor_mask(w));
+    units.permutation->set_mode(PermutationMode::kTable);
+    sm_units.permutation = units.permutation.get();
+  }
+  if (rtl_compactor) sm_units.compactor = units.compactor.get();
+  auto gpu = std::make_unique<Gpu>("gpu", params, kernel, sm_units);
   for (auto& sm : gpu->sms()) sm->unit_cycle = &unit_cycle;
   if (options.warp_trace) {
     std::ostream* out = options.warp_trace;

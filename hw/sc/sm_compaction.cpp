@@ -1,0 +1,284 @@
+// Thread block compaction inside the SM (SLP paper, Section 2.3; Fung and Aamodt's TBC): each CTA runs on one
+// CTA-wide post-dominator stack. At a branch every warp of the CTA's current path waits until all have
+// executed it; if the CTA's threads split, both paths are pushed and the compactor forms the fewest warps it
+// can for the path that runs, each thread in its home lane (the lane permutation, fixed at launch); the same
+// happens when a path reaches its reconvergence point. Warps keep running without synchronizing through
+// unconditional branches.
+#include <algorithm>
+#include <bit>
+
+#include "hw/compaction.hpp"
+#include "hw/sc/sm.hpp"
+
+namespace simtlm::hw {
+
+void Sm::launch_compacted(Cta& cta, uint64_t now) {
+  CtaEntry root;
+  for (uint32_t i = 0; i < k_.warps_per_cta; ++i) root.mask.push_back(context(cta, i).ctx.valid);
+  cta.stack.assign(1, root);
+  cta.taken.assign(k_.warps_per_cta, 0);
+  cta.not_taken.assign(k_.warps_per_cta, 0);
+  cta.at_sync = 0;
+  cta.sync_at_branch = false;
+  stats_.stack.max_depth = std::max<uint64_t>(stats_.stack.max_depth, 1);
+  // As launched, the CTA's warps are what the compactor forms from its full mask: nothing to form.
+  std::vector<std::pair<uint32_t, uint64_t>> started;
+  for (uint32_t slot : cta.slots) started.emplace_back(slot, warps_[slot].generation);
+  for (const auto& [slot, generation] : started) {
+    Warp& w = warps_[slot];
+    if (w.live && w.generation == generation) compacted_advance(w, slot, 0, now);
+  }
+}
+
+void Sm::compacted_branch(Warp& w, uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) {
+  Cta& cta = ctas_[w.cta];
+  const ptx::Instr& in = k_.fn.code[pc];
+  if (in.guard == ptx::kNoReg) {
+    compacted_advance(w, slot, in.target, now);
+    return;
+  }
+  for (size_t i = 0; i < w.parts.size(); ++i) {
+    const Part& part = w.parts[i];
+    cta.taken[part.warp] |= issued.taken[i];
+    cta.not_taken[part.warp] |= part.mask & ~issued.taken[i];
+  }
+  cta.sync_at_branch = true;
+  cta.sync_pc = pc;
+  w.at_sync = true;
+  ++cta.at_sync;
+  compacted_check(cta, now);
+}
+
+void Sm::compacted_exit(Warp& w, uint32_t slot, const Issued& issued, uint32_t pc, uint64_t now) {
+  Cta& cta = ctas_[w.cta];
+  uint64_t gone = 0;
+  for (size_t i = 0; i < w.parts.size(); ++i) {
+    const ptx::LaneMask lanes = issued.exited[i];
+    if (!lanes) continue;
+    Part& part = w.parts[i];
+    part.mask &= ~lanes;
+    for (CtaEntry& e : cta.stack) e.mask[part.warp] &= ~lanes;
+    gone += static_cast<uint64_t>(std::popcount(lanes));
+  }
+  std::erase_if(w.parts, [](const Part& p) { return p.mask == 0; });
+  cta.barriers.threads_exited(gone);
+  release_barrier_waiters(cta);
+  if (w.parts.empty()) {
+    w.live = false;
+    scheduler_.remove_warp(slot);
+    wave.mask[slot] = 0;
+    if (--cta.live_warps == 0) {
+      compacted_form(cta, now);  // the path is done: the next entry runs
+      return;
+    }
+    compacted_check(cta, now);
+  } else {
+    compacted_advance(w, slot, pc + 1, now);
+  }
+  if (cta.live) check_cta_deadlock(cta);
+}
+
+void Sm::compacted_advance(Warp& w, uint32_t slot, uint32_t next_pc, uint64_t now) {
+  Cta& cta = ctas_[w.cta];
+  w.pc = next_pc;
+  wave.mask[slot] = lanes_of(w);
+  if (next_pc >= k_.fn.code.size()) {  // fell off the end: an implicit exit
+    Issued all;
+    for (const Part& p : w.parts) all.exited.push_back(p.mask);
+    compacted_exit(w, slot, all, next_pc, now);
+    return;
+  }
+  if (next_pc == cta.stack.back().reconvergence_pc) {
+    w.at_sync = true;
+    ++cta.at_sync;
+    cta.sync_at_branch = false;
+    compacted_check(cta, now);
+  }
+}
+
+void Sm::compacted_check(Cta& cta, uint64_t now) {
+  if (cta.live_warps > 0 && cta.at_sync == cta.live_warps) compacted_resolve(cta, now);
+}
+
+void Sm::compacted_resolve(Cta& cta, uint64_t now) {
+  cta.at_sync = 0;
+  for (uint32_t slot : cta.slots) warps_[slot].at_sync = false;
+  if (!cta.sync_at_branch) {  // the path reached its reconvergence point
+    cta.stack.pop_back();
+    ++stats_.stack.pops;
+    compacted_form(cta, now);
+    return;
+  }
+  cta.sync_at_branch = false;
+  const uint32_t pc = cta.sync_pc;
+  const ptx::Instr& in = k_.fn.code[pc];
+  const bool any_taken = std::any_of(cta.taken.begin(), cta.taken.end(), [](ptx::LaneMask m) { return m; });
+  const bool any_not =
+      std::any_of(cta.not_taken.begin(), cta.not_taken.end(), [](ptx::LaneMask m) { return m; });
+  ++stats_.compaction.cta_branches;
+  if (any_taken && any_not) {
+    ++stats_.compaction.divergent;
+    count_paths(pc, cta);
+  }
+  const std::vector<ptx::LaneMask> taken = cta.taken, not_taken = cta.not_taken;
+  std::fill(cta.taken.begin(), cta.taken.end(), 0);
+  std::fill(cta.not_taken.begin(), cta.not_taken.end(), 0);
+  if (!any_taken || in.target == pc + 1) {
+    compacted_continue(cta, pc + 1, now);
+    return;
+  }
+  if (!any_not) {
+    compacted_continue(cta, in.target, now);
+    return;
+  }
+  // As the per-warp post-dominator stack, CTA-wide: the running entry waits at r unless it already
+  // reconverges there, and the paths not already at r are pushed, the taken one on top.
+  const uint32_t r = k_.info[pc].reconvergence_pc;
+  const CtaEntry top = cta.stack.back();
+  cta.stack.pop_back();
+  if (r != top.reconvergence_pc) cta.stack.push_back(CtaEntry{r, top.reconvergence_pc, top.mask});
+  if (pc + 1 != r) {
+    cta.stack.push_back(CtaEntry{pc + 1, r, not_taken});
+    ++stats_.stack.pushes;
+  }
+  if (in.target != r) {
+    cta.stack.push_back(CtaEntry{in.target, r, taken});
+    ++stats_.stack.pushes;
+  }
+  stats_.stack.max_depth = std::max<uint64_t>(stats_.stack.max_depth, cta.stack.size());
+  compacted_form(cta, now);
+}
+
+void Sm::compacted_continue(Cta& cta, uint32_t pc, uint64_t now) {
+  cta.stack.back().pc = pc;
+  std::vector<std::pair<uint32_t, uint64_t>> running;
+  for (uint32_t slot : cta.slots) {
+    if (warps_[slot].live) running.emplace_back(slot, warps_[slot].generation);
+  }
+  // Advancing one warp may end the path (all at the reconvergence point) and form new warps: skip those.
+  for (const auto& [slot, generation] : running) {
+    Warp& w = warps_[slot];
+    if (w.live && w.generation == generation && cta.live) compacted_advance(w, slot, pc, now);
+  }
+}
+
+void Sm::compacted_form(Cta& cta, uint64_t now) {
+  for (uint32_t slot : cta.slots) {
+    Warp& w = warps_[slot];
+    if (!w.live) continue;
+    w.live = false;
+    scheduler_.remove_warp(slot);
+    wave.mask[slot] = 0;
+  }
+  cta.live_warps = 0;
+  cta.at_sync = 0;
+  while (!cta.stack.empty()) {
+    const CtaEntry& top = cta.stack.back();
+    const bool empty = std::all_of(top.mask.begin(), top.mask.end(), [](ptx::LaneMask m) { return m == 0; });
+    if (!empty && top.pc != top.reconvergence_pc) break;
+    cta.stack.pop_back();
+    ++stats_.stack.pops;
+  }
+  if (cta.stack.empty()) {
+    for (uint32_t slot : cta.slots) {
+      slot_used_[slot] = 0;
+      wave.depth[slot] = 0;
+    }
+    resident_warps_ -= k_.warps_per_cta;
+    finish_cta(cta, now);
+    return;
+  }
+  const CtaEntry& top = cta.stack.back();
+  std::vector<std::vector<Part>> formed;
+  try {
+    formed = form_warps(top.mask);
+  } catch (const std::exception& e) {  // an RtlMismatch under --rtl-check
+    fail(std::string(e.what()) + "\n  forming the warps of kernel " + k_.fn.name + ", CTA " +
+             std::to_string(cta.ctx.linear_id) + " at " + k_.where_pc(top.pc),
+         false);
+    return;
+  }
+  ++stats_.compaction.formations;
+  stats_.compaction.formed_warps += formed.size();
+  const uint32_t pc = top.pc;
+  std::vector<std::pair<uint32_t, uint64_t>> started;
+  for (size_t k = 0; k < formed.size(); ++k) {
+    const uint32_t slot = cta.slots[k];
+    Warp& w = warps_[slot];
+    w.live = true;
+    ++w.generation;
+    w.parts = std::move(formed[k]);
+    w.pc = pc;
+    w.at_sync = false;
+    w.at_barrier = false;
+    // The priority encoders emit one warp per formation step (Figure 2).
+    w.ready_cycle = now + 1 + k * p_.formation_cycles;
+    w.ready_reason = Stall::compaction;
+    scheduler_.add_warp(slot);
+    ++cta.live_warps;
+    wave.mask[slot] = lanes_of(w);
+    wave.depth[slot] = static_cast<uint32_t>(cta.stack.size());
+    started.emplace_back(slot, w.generation);
+  }
+  if (pc < k_.fn.code.size()) return;
+  for (const auto& [slot, generation] : started) {  // a path that starts past the end exits at once
+    Warp& w = warps_[slot];
+    if (w.live && w.generation == generation && cta.live) compacted_advance(w, slot, pc, now);
+  }
+}
+
+std::vector<std::vector<Sm::Part>> Sm::form_warps(const std::vector<ptx::LaneMask>& mask) {
+  std::vector<std::vector<Part>> out;
+  auto add = [&out](size_t warp_index, uint32_t cta_warp, uint32_t lane) {
+    if (out.size() <= warp_index) out.resize(warp_index + 1);
+    std::vector<Part>& parts = out[warp_index];
+    if (parts.empty() || parts.back().warp != cta_warp) parts.push_back(Part{cta_warp, 0});
+    parts.back().mask |= ptx::LaneMask{1} << lane;
+  };
+  if (p_.compaction == Compaction::ideal) {  // any thread in any lane: threads in order, 32 per warp
+    size_t n = 0;
+    for (uint32_t w = 0; w < mask.size(); ++w) {
+      for (ptx::LaneMask m = mask[w]; m; m &= m - 1, ++n) add(n / ptx::kWarpSize, w, std::countr_zero(m));
+    }
+    return out;
+  }
+  std::vector<uint64_t> wide(mask.begin(), mask.end());
+  LanePermutation* unit = units_.permutation;
+  const LanePermutationMap& map = *permutation_;
+  const HomeLaneFn home = unit ? HomeLaneFn([unit](uint32_t w, uint32_t l) { return unit->home_lane(w, l); })
+                               : HomeLaneFn([&map](uint32_t w, uint32_t l) { return map.home_lane(w, l); });
+  const PathCompaction compaction = compact_path(wide, ptx::kWarpSize, home, units_.compactor);
+  for (size_t k = 0; k < compaction.warps.size(); ++k) {
+    // Parts in CTA-warp order: collect each formed warp's threads by their CTA warp.
+    std::vector<std::pair<uint32_t, uint32_t>> threads;
+    for (int32_t t : compaction.warps[k].lane) {
+      if (t != kIdleLane) threads.emplace_back(t / ptx::kWarpSize, t % ptx::kWarpSize);
+    }
+    std::sort(threads.begin(), threads.end());
+    for (const auto& [w, l] : threads) add(k, w, l);
+  }
+  return out;
+}
+
+void Sm::count_paths(uint32_t pc, const Cta& cta) {
+  CompactionStats& s = stats_.compaction;
+  const bool data = k_.data_branch[pc];
+  for (const std::vector<ptx::LaneMask>* path : {&cta.taken, &cta.not_taken}) {
+    uint64_t active = 0, no_tbc = 0;
+    for (ptx::LaneMask m : *path) {
+      active += static_cast<uint64_t>(std::popcount(m));
+      no_tbc += m != 0;
+    }
+    const uint64_t formed = form_warps(*path).size();
+    const bool compacted = formed < no_tbc;
+    ++s.paths;
+    s.compacted += compacted;
+    s.warps_no_tbc += no_tbc;
+    s.warps_formed += formed;
+    s.warps_ideal += (active + ptx::kWarpSize - 1) / ptx::kWarpSize;
+    ++(data ? s.d_paths : s.p_paths);
+    (data ? s.d_compacted : s.p_compacted) += compacted;
+  }
+}
+
+}  // namespace simtlm::hw
