@@ -59,7 +59,8 @@ struct CompareArgs {
   std::string permutations = "all";
   uint64_t seed = 1;  // the random permutation's
   uint64_t budget = 0;
-  std::string rtl;  // permutation and/or compactor as Verilated RTL
+  std::filesystem::path config;  // also time every mechanism on this machine
+  std::string rtl;               // permutation and/or compactor as Verilated RTL
   bool rtl_check = false;
 };
 // `simtlm compare` (sc_main/compare_command.cpp).

@@ -1,13 +1,17 @@
 // `simtlm compare`: one kernel under every compaction mechanism and lane permutation, as one table.
 #include <fmt/format.h>
 
+#include <map>
 #include <stdexcept>
 
 #include "hw/compaction_study.hpp"
+#include "hw/sc/timing_child.hpp"
 #include "hw/units/select/unit_set.hpp"
+#include "models/config/machine_config.hpp"
 #include "models/launch/launch.hpp"
 #include "models/launch/outputs.hpp"
 #include "models/launch/session.hpp"
+#include "models/launch/sha256.hpp"
 #include "sc_main/commands.hpp"
 
 namespace simtlm::cli {
@@ -105,8 +109,58 @@ int compare_command(const CompareArgs& args) {
   } catch (const hw::RtlMismatch& e) {
     throw std::runtime_error(fmt::format("{}: {}", args.launch.string(), e.what()));
   }
-  const bool same = study.buffers == functional.buffers;
+  bool same = study.buffers == functional.buffers;
   nlohmann::json doc = study.json();
+  // --config: each mechanism also on the SystemC model (one child process per run).
+  nlohmann::json timing = nlohmann::json::object();
+  if (!args.config.empty()) {
+    hw::TimingOptions timing_options;
+    if (!args.rtl.empty() || args.rtl_check) {
+      timing_options.units =
+          hw::parse_rtl_units(args.rtl.empty() ? "permutation,compactor" : args.rtl, args.rtl_check);
+    }
+    std::map<std::string, std::string> functional_sha;
+    for (const auto& [name, bytes] : functional.buffers) functional_sha[name] = launch::sha256_hex(bytes);
+    // CAPRI is a timing mechanism only (its decisions depend on time): timed under each permutation.
+    std::vector<std::string> timed = study.mechanisms;
+    for (hw::NamedPermutation p : permutations)
+      timed.push_back("capri+" + std::string(hw::permutation_name(p)));
+    for (const std::string& m : timed) {
+      config::MachineConfig machine = config::MachineConfig::load(args.config);
+      const size_t plus = m.find('+');
+      if (m == "no_tbc" || m == "ideal") {
+        machine.set("compaction.mechanism", m == "ideal" ? "ideal" : "none", "compare");
+      } else {
+        machine.set("compaction.mechanism", m.substr(0, plus), "compare");
+        machine.set("compaction.permutation", m.substr(plus + 1), "compare");
+      }
+      machine.set("compaction.seed", std::to_string(args.seed), "compare");
+      hw::TimingOptions options = timing_options;
+      if (m == "no_tbc" || m == "ideal" ||
+          !hw::LanePermutationMap(*hw::parse_permutation(m.substr(plus + 1)), 32).is_xor()) {
+        options.units.rtl_permutation = false;  // no table to hold: the C++ mapping
+      }
+      options.units.check = options.units.check && options.units.any_rtl();
+      const nlohmann::json t =
+          hw::run_timing_in_child(session.launch(), session_options(args.budget, true), machine, options);
+      if (t.contains("error"))
+        throw std::runtime_error(
+            fmt::format("{} ({}): {}", args.launch.string(), m, t["error"].get<std::string>()));
+      for (const auto& [name, sha] : functional_sha) same = same && t["sha256"].value(name, "") == sha;
+      const nlohmann::json& s = t["stats"];
+      const uint64_t l1 = s["l1"].value("hits", uint64_t{0}) + s["l1"].value("misses", uint64_t{0});
+      timing[m] = {{"cycles", s["cycles"]},
+                   {"compaction", s["compaction"]},
+                   {"ipc", s["ipc"]},
+                   {"warp_instructions", s["warp_instructions"]},
+                   {"simd_utilization", s["simd_utilization"]},
+                   {"l1_misses", s["l1"].value("misses", uint64_t{0})},
+                   {"l1_miss_rate", l1 ? double(s["l1"].value("misses", uint64_t{0})) / double(l1) : 0.0},
+                   {"stalls", s["stalls"]}};
+    }
+    doc["timing"] = timing;
+    doc["config"] = args.config.filename().string();
+  }
   doc["kernel"] = session.kernel().name;
   doc["launch"] = args.launch.filename().string();
   doc["seed"] = args.seed;
@@ -124,15 +178,37 @@ int compare_command(const CompareArgs& args) {
 
   fmt::print("{}: kernel {}, CTA-wide compaction (SIMD width {}; docs/slp.md)\n", args.launch.string(),
              session.kernel().name, study.width);
-  const std::string header = fmt::format("{:<18}  {:>12}  {:>9}  {:>18}  {:>18}", "mechanism", "warp instr",
-                                         "SIMD util", "P-branch compacted", "D-branch compacted");
+  std::string header = fmt::format("{:<18}  {:>12}  {:>9}  {:>18}  {:>18}", "mechanism", "warp instr",
+                                   "SIMD util", "P-branch compacted", "D-branch compacted");
+  if (!timing.empty())
+    header += fmt::format("  {:>10}  {:>6}  {:>8}  {:>8}", "cycles", "IPC", "speedup", "L1 miss");
   fmt::print("{}\n{}\n", header, std::string(header.size(), '-'));
   for (size_t m = 0; m < study.mechanisms.size(); ++m) {
     const hw::MechanismCounts& p = study.p_branches[m];
     const hw::MechanismCounts& d = study.d_branches[m];
-    fmt::print("{:<18}  {:>12}  {:>8.2f}%  {:>18}  {:>18}\n", study.mechanisms[m], study.warp_instructions[m],
-               100.0 * study.simd_utilization(m), fmt::format("{} ({} of {})", rate(p), p.compacted, p.paths),
-               fmt::format("{} ({} of {})", rate(d), d.compacted, d.paths));
+    std::string row = fmt::format("{:<18}  {:>12}  {:>8.2f}%  {:>18}  {:>18}", study.mechanisms[m],
+                                  study.warp_instructions[m], 100.0 * study.simd_utilization(m),
+                                  fmt::format("{} ({} of {})", rate(p), p.compacted, p.paths),
+                                  fmt::format("{} ({} of {})", rate(d), d.compacted, d.paths));
+    if (!timing.empty()) {
+      const nlohmann::json& t = timing[study.mechanisms[m]];
+      row += fmt::format("  {:>10}  {:>6.3f}  {:>7.3f}x  {:>7.2f}%", t["cycles"].get<uint64_t>(),
+                         t["ipc"].get<double>(),
+                         timing["no_tbc"]["cycles"].get<double>() / t["cycles"].get<double>(),
+                         100.0 * t["l1_miss_rate"].get<double>());
+    }
+    fmt::print("{}\n", row);
+  }
+  if (!timing.empty()) {
+    for (hw::NamedPermutation p : permutations) {
+      const std::string m = "capri+" + std::string(hw::permutation_name(p));
+      const nlohmann::json& t = timing[m];
+      fmt::print("{:<18}  {:>12}  {:>8.2f}%  {:>18}  {:>18}  {:>10}  {:>6.3f}  {:>7.3f}x  {:>7.2f}%\n", m,
+                 t["warp_instructions"].get<uint64_t>(), 100.0 * t["simd_utilization"].get<double>(),
+                 "(timing only)", "", t["cycles"].get<uint64_t>(), t["ipc"].get<double>(),
+                 timing["no_tbc"]["cycles"].get<double>() / t["cycles"].get<double>(),
+                 100.0 * t["l1_miss_rate"].get<double>());
+    }
   }
   fmt::print("outputs equal to the functional run: {}; details in {}\n", same ? "yes" : "NO",
              (dir / "compare.json").string());

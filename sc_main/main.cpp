@@ -76,6 +76,10 @@ extern "C" int sc_main(int argc, char* argv[]) {
       "rev_wid, flip_odd, rotate_odd_1");
   compare_cmd->add_option("--seed", compare.seed, "Seed of the random permutation (default 1)");
   compare_cmd->add_option("--budget", compare.budget, "Thread-instruction budget");
+  compare_cmd->add_option(
+      "--config", compare.config,
+      "Also run every mechanism on the SystemC model of this machine: cycles, IPC, speedup over "
+      "no compaction, L1 miss rate");
   compare_cmd->add_option("--rtl", compare.rtl,
                           "Units that run as Verilated RTL: permutation and/or compactor (comma-separated)");
   compare_cmd->add_flag("--rtl-check", compare.rtl_check,

@@ -87,6 +87,7 @@ nlohmann::json Gpu::stats_json() const {
     tc.p_compacted += c.p_compacted;
     tc.d_paths += c.d_paths;
     tc.d_compacted += c.d_compacted;
+    tc.capri_skipped += c.capri_skipped;
     for (size_t pc = 0; pc < s.per_branch.size(); ++pc) {
       total.per_branch[pc].executed += s.per_branch[pc].executed;
       total.per_branch[pc].divergent += s.per_branch[pc].divergent;
@@ -164,9 +165,11 @@ nlohmann::json Gpu::stats_json() const {
         {"constant_and_param_instructions", total.other_memory_instructions},
         {"atomics", total.atomics}}},
       {"compaction",
-       {{"mechanism", p_.sm.compaction == Compaction::none  ? "none"
-                      : p_.sm.compaction == Compaction::tbc ? "tbc"
-                                                            : "ideal"},
+       {{"mechanism", p_.sm.compaction == Compaction::none    ? "none"
+                      : p_.sm.compaction == Compaction::tbc   ? "tbc"
+                      : p_.sm.compaction == Compaction::capri ? "capri"
+                                                              : "ideal"},
+        {"capri_skipped", total.compaction.capri_skipped},
         {"permutation", std::string(permutation_name(p_.sm.permutation))},
         {"cta_branches", total.compaction.cta_branches},
         {"divergent_cta_branches", total.compaction.divergent},

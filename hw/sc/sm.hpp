@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -33,6 +34,7 @@
 #include "hw/units/priority_encoder_compactor.hpp"
 #include "hw/warp_scheduler.hpp"
 #include "models/ptx/cta_barriers.hpp"
+#include "models/ptx/simt_stack.hpp"
 
 namespace simtlm::hw {
 
@@ -63,6 +65,7 @@ struct CompactionStats {
   uint64_t warps_no_tbc = 0, warps_formed = 0, warps_ideal = 0;  // summed over those paths
   uint64_t formations = 0, formed_warps = 0;  // compactor runs (paths and reconvergence points), warps made
   uint64_t p_paths = 0, p_compacted = 0, d_paths = 0, d_compacted = 0;
+  uint64_t capri_skipped = 0;  // warp executions of branches that did not synchronize the CTA
 };
 
 struct SmStats {
@@ -145,7 +148,13 @@ class Sm : public sc_core::sc_module {
     std::unique_ptr<SimtStack> stack;  // without compaction
     uint32_t pc = 0;                   // with compaction (the CTA stack's path)
     bool at_sync = false;              // with compaction: waits for its CTA at a branch or reconvergence
-    uint64_t ready_cycle = 0;          // no issue before (branch latency, stack costs)
+    // CAPRI: after a branch that skips the CTA-wide synchronization, the warp runs on its own stack (over the
+    // positions of `threads`) until it reconverges at free_until.
+    bool free = false;
+    uint32_t free_until = ptx::kNoTarget;
+    ptx::SimtStack local;
+    std::vector<std::pair<uint32_t, uint32_t>> threads;  // free mode: position -> (CTA warp, lane)
+    uint64_t ready_cycle = 0;                            // no issue before (branch latency, stack costs)
     Stall ready_reason = Stall::branch;
     bool at_barrier = false;
     uint32_t pending_fills = 0;  // stack fills the warp waits for (no preset)
@@ -170,6 +179,7 @@ class Sm : public sc_core::sc_module {
     uint32_t at_sync = 0;
     bool sync_at_branch = false;
     uint32_t sync_pc = 0;
+    std::map<uint32_t, bool> capri_sync;  // CAPRI: decision per branch PC until the CTA next synchronizes
   };
   struct PendingOp {  // a load or atomic waiting for its responses, or a stack fill
     uint32_t slot = 0;
@@ -194,7 +204,9 @@ class Sm : public sc_core::sc_module {
 
   bool compacting() const { return p_.compaction != Compaction::none; }
   Context& context(const Cta& cta, uint32_t warp) { return contexts_[cta.slots[warp]]; }
-  uint32_t warp_pc(const Warp& w) const { return compacting() ? w.pc : w.stack->pc(); }
+  uint32_t warp_pc(const Warp& w) const {
+    return !compacting() ? w.stack->pc() : w.free ? w.local.top().pc : w.pc;
+  }
   ptx::LaneMask lanes_of(const Warp& w) const;  // threads in the slot (packed count = popcount)
   void cycle();
   void wake_at(uint64_t cycle);
@@ -216,7 +228,14 @@ class Sm : public sc_core::sc_module {
   void compacted_continue(Cta& cta, uint32_t pc, uint64_t now);
   void compacted_form(Cta& cta, uint64_t now);
   std::vector<std::vector<Part>> form_warps(const std::vector<ptx::LaneMask>& mask);
-  void count_paths(uint32_t pc, const Cta& cta);
+  bool capri_synchronizes(Cta& cta, uint32_t pc);
+  void capri_train(uint32_t pc, bool adequate);
+  void free_branch(Warp& w, uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now);
+  void free_exit(Warp& w, uint32_t slot, ptx::LaneMask positions, uint32_t pc, uint64_t now);
+  void threads_exit(Warp& w, uint32_t slot, const std::vector<Part>& gone,
+                    uint64_t now);  // false: slot emptied
+  void free_settle(Warp& w, uint32_t slot, uint64_t now);
+  bool count_paths(uint32_t pc, const Cta& cta);  // true when compaction saved a warp on a path
   void finish_cta(Cta& cta, uint64_t now);
   void settle(Warp& w, uint32_t slot, uint64_t now);  // implicit exit past the last instruction
   void release_barrier_waiters(Cta& cta);
@@ -234,6 +253,8 @@ class Sm : public sc_core::sc_module {
   BranchMajority& majority_;
   const SmUnits units_;
   std::unique_ptr<LanePermutationMap> permutation_;  // compaction: home lanes
+  std::vector<uint8_t> capri_counter_;               // CAPRI: 2-bit compaction-adequacy counter per PC
+  std::vector<uint32_t> capri_skipped_;              // CAPRI: CTA executions skipped since the last training
   const Coalescer coalescer_;
   const uint32_t passes_;  // SIMD passes per warp instruction
   // Mutable state.

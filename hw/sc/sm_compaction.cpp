@@ -33,8 +33,26 @@ void Sm::launch_compacted(Cta& cta, uint64_t now) {
 void Sm::compacted_branch(Warp& w, uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) {
   Cta& cta = ctas_[w.cta];
   const ptx::Instr& in = k_.fn.code[pc];
+  if (w.free) {
+    free_branch(w, slot, pc, issued, now);
+    return;
+  }
   if (in.guard == ptx::kNoReg) {
     compacted_advance(w, slot, in.target, now);
+    return;
+  }
+  if (p_.compaction == Compaction::capri && !capri_synchronizes(cta, pc)) {
+    // The warp handles the branch on its own stack, over its threads' positions, until it reconverges.
+    ++stats_.compaction.capri_skipped;
+    w.threads.clear();
+    for (const Part& part : w.parts) {
+      for (ptx::LaneMask m = part.mask; m; m &= m - 1) w.threads.emplace_back(part.warp, std::countr_zero(m));
+    }
+    const auto n = static_cast<uint32_t>(w.threads.size());
+    w.local.reset(pc, n >= 32 ? ~ptx::LaneMask{0} : (ptx::LaneMask{1} << n) - 1);
+    w.free = true;
+    w.free_until = k_.info[pc].reconvergence_pc;
+    free_branch(w, slot, pc, issued, now);
     return;
   }
   for (size_t i = 0; i < w.parts.size(); ++i) {
@@ -49,20 +67,42 @@ void Sm::compacted_branch(Warp& w, uint32_t slot, uint32_t pc, const Issued& iss
   compacted_check(cta, now);
 }
 
-void Sm::compacted_exit(Warp& w, uint32_t slot, const Issued& issued, uint32_t pc, uint64_t now) {
+// Threads leave the slot, every entry of the CTA stack and the CTA's barrier counts.
+void Sm::threads_exit(Warp& w, uint32_t slot, const std::vector<Part>& gone, uint64_t now) {
+  (void)slot;
+  (void)now;
   Cta& cta = ctas_[w.cta];
-  uint64_t gone = 0;
-  for (size_t i = 0; i < w.parts.size(); ++i) {
-    const ptx::LaneMask lanes = issued.exited[i];
-    if (!lanes) continue;
-    Part& part = w.parts[i];
-    part.mask &= ~lanes;
-    for (CtaEntry& e : cta.stack) e.mask[part.warp] &= ~lanes;
-    gone += static_cast<uint64_t>(std::popcount(lanes));
+  uint64_t count = 0;
+  for (const Part& g : gone) {
+    if (!g.mask) continue;
+    for (CtaEntry& e : cta.stack) e.mask[g.warp] &= ~g.mask;
+    for (Part& part : w.parts) {
+      if (part.warp == g.warp) part.mask &= ~g.mask;
+    }
+    count += static_cast<uint64_t>(std::popcount(g.mask));
   }
   std::erase_if(w.parts, [](const Part& p) { return p.mask == 0; });
-  cta.barriers.threads_exited(gone);
+  cta.barriers.threads_exited(count);
   release_barrier_waiters(cta);
+}
+
+void Sm::compacted_exit(Warp& w, uint32_t slot, const Issued& issued, uint32_t pc, uint64_t now) {
+  Cta& cta = ctas_[w.cta];
+  if (w.free) {
+    ptx::LaneMask positions = 0;
+    for (size_t i = 0; i < w.parts.size(); ++i) {
+      for (ptx::LaneMask m = issued.exited[i]; m; m &= m - 1) {
+        const std::pair<uint32_t, uint32_t> t{w.parts[i].warp, std::countr_zero(m)};
+        positions |= ptx::LaneMask{1}
+                     << (std::find(w.threads.begin(), w.threads.end(), t) - w.threads.begin());
+      }
+    }
+    free_exit(w, slot, positions, pc, now);
+    return;
+  }
+  std::vector<Part> gone;
+  for (size_t i = 0; i < w.parts.size(); ++i) gone.push_back(Part{w.parts[i].warp, issued.exited[i]});
+  threads_exit(w, slot, gone, now);
   if (w.parts.empty()) {
     w.live = false;
     scheduler_.remove_warp(slot);
@@ -78,8 +118,70 @@ void Sm::compacted_exit(Warp& w, uint32_t slot, const Issued& issued, uint32_t p
   if (cta.live) check_cta_deadlock(cta);
 }
 
+void Sm::free_exit(Warp& w, uint32_t slot, ptx::LaneMask positions, uint32_t pc, uint64_t now) {
+  Cta& cta = ctas_[w.cta];
+  std::vector<Part> gone;
+  for (ptx::LaneMask m = positions; m; m &= m - 1) {
+    const auto& [warp, lane] = w.threads[std::countr_zero(m)];
+    gone.push_back(Part{warp, ptx::LaneMask{1} << lane});
+  }
+  threads_exit(w, slot, gone, now);
+  w.local.exit(pc, positions);
+  if (w.local.empty()) {
+    w.free = false;
+    w.parts.clear();
+    w.live = false;
+    scheduler_.remove_warp(slot);
+    wave.mask[slot] = 0;
+    if (--cta.live_warps == 0) {
+      compacted_form(cta, now);
+      return;
+    }
+    compacted_check(cta, now);
+  } else {
+    free_settle(w, slot, now);
+  }
+  if (cta.live) check_cta_deadlock(cta);
+}
+
+void Sm::free_branch(Warp& w, uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) {
+  ptx::LaneMask taken = 0;
+  for (size_t i = 0; i < w.parts.size(); ++i) {
+    for (ptx::LaneMask m = issued.taken[i]; m; m &= m - 1) {
+      const std::pair<uint32_t, uint32_t> t{w.parts[i].warp, std::countr_zero(m)};
+      taken |= ptx::LaneMask{1} << (std::find(w.threads.begin(), w.threads.end(), t) - w.threads.begin());
+    }
+  }
+  w.local.branch(pc, k_.fn.code[pc].target, taken, k_.info[pc].reconvergence_pc);
+  free_settle(w, slot, now);
+}
+
+// After the warp's own stack moved: leave free mode at the reconvergence point, else run its top entry.
+void Sm::free_settle(Warp& w, uint32_t slot, uint64_t now) {
+  w.local.settle();
+  const ptx::SimtEntry& top = w.local.top();
+  w.parts.clear();
+  for (ptx::LaneMask m = top.mask; m; m &= m - 1) {
+    const auto& [warp, lane] = w.threads[std::countr_zero(m)];
+    if (w.parts.empty() || w.parts.back().warp != warp) w.parts.push_back(Part{warp, 0});
+    w.parts.back().mask |= ptx::LaneMask{1} << lane;
+  }
+  wave.mask[slot] = lanes_of(w);
+  if (w.local.depth() == 1 && top.pc == w.free_until) {
+    w.free = false;
+    compacted_advance(w, slot, top.pc, now);
+    return;
+  }
+  if (top.pc >= k_.fn.code.size()) free_exit(w, slot, top.mask, top.pc, now);  // fell off the end
+}
+
 void Sm::compacted_advance(Warp& w, uint32_t slot, uint32_t next_pc, uint64_t now) {
   Cta& cta = ctas_[w.cta];
+  if (w.free) {
+    w.local.top().pc = next_pc;
+    free_settle(w, slot, now);
+    return;
+  }
   w.pc = next_pc;
   wave.mask[slot] = lanes_of(w);
   if (next_pc >= k_.fn.code.size()) {  // fell off the end: an implicit exit
@@ -102,6 +204,7 @@ void Sm::compacted_check(Cta& cta, uint64_t now) {
 
 void Sm::compacted_resolve(Cta& cta, uint64_t now) {
   cta.at_sync = 0;
+  cta.capri_sync.clear();
   for (uint32_t slot : cta.slots) warps_[slot].at_sync = false;
   if (!cta.sync_at_branch) {  // the path reached its reconvergence point
     cta.stack.pop_back();
@@ -116,10 +219,12 @@ void Sm::compacted_resolve(Cta& cta, uint64_t now) {
   const bool any_not =
       std::any_of(cta.not_taken.begin(), cta.not_taken.end(), [](ptx::LaneMask m) { return m; });
   ++stats_.compaction.cta_branches;
+  bool adequate = false;
   if (any_taken && any_not) {
     ++stats_.compaction.divergent;
-    count_paths(pc, cta);
+    adequate = count_paths(pc, cta);
   }
+  if (p_.compaction == Compaction::capri && any_taken && any_not) capri_train(pc, adequate);
   const std::vector<ptx::LaneMask> taken = cta.taken, not_taken = cta.not_taken;
   std::fill(cta.taken.begin(), cta.taken.end(), 0);
   std::fill(cta.not_taken.begin(), cta.not_taken.end(), 0);
@@ -172,6 +277,7 @@ void Sm::compacted_form(Cta& cta, uint64_t now) {
   }
   cta.live_warps = 0;
   cta.at_sync = 0;
+  cta.capri_sync.clear();
   while (!cta.stack.empty()) {
     const CtaEntry& top = cta.stack.back();
     const bool empty = std::all_of(top.mask.begin(), top.mask.end(), [](ptx::LaneMask m) { return m == 0; });
@@ -211,6 +317,7 @@ void Sm::compacted_form(Cta& cta, uint64_t now) {
     w.pc = pc;
     w.at_sync = false;
     w.at_barrier = false;
+    w.free = false;
     // The priority encoders emit one warp per formation step (Figure 2).
     w.ready_cycle = now + 1 + k * p_.formation_cycles;
     w.ready_reason = Stall::compaction;
@@ -260,8 +367,9 @@ std::vector<std::vector<Sm::Part>> Sm::form_warps(const std::vector<ptx::LaneMas
   return out;
 }
 
-void Sm::count_paths(uint32_t pc, const Cta& cta) {
+bool Sm::count_paths(uint32_t pc, const Cta& cta) {
   CompactionStats& s = stats_.compaction;
+  bool any = false;
   const bool data = k_.data_branch[pc];
   for (const std::vector<ptx::LaneMask>* path : {&cta.taken, &cta.not_taken}) {
     uint64_t active = 0, no_tbc = 0;
@@ -271,6 +379,7 @@ void Sm::count_paths(uint32_t pc, const Cta& cta) {
     }
     const uint64_t formed = form_warps(*path).size();
     const bool compacted = formed < no_tbc;
+    any = any || compacted;
     ++s.paths;
     s.compacted += compacted;
     s.warps_no_tbc += no_tbc;
@@ -279,6 +388,35 @@ void Sm::count_paths(uint32_t pc, const Cta& cta) {
     ++(data ? s.d_paths : s.p_paths);
     (data ? s.d_compacted : s.p_compacted) += compacted;
   }
+  return any;
+}
+
+// CAPRI's compaction-adequacy prediction, per branch PC: a 2-bit counter trained at every synchronized
+// execution where the CTA diverged (up when compaction saved a warp, down otherwise); a branch predicted
+// inadequate skips the CTA synchronization, and is synchronized again after 16 skipped CTA executions so the
+// counter can relearn. All warps of a CTA take the same decision until the CTA next synchronizes. Uniform
+// executions do not train: a skipped branch runs its whole region on per-warp stacks (no compaction inside
+// it), so skipping uniform loop branches would switch compaction off for entire loop bodies.
+bool Sm::capri_synchronizes(Cta& cta, uint32_t pc) {
+  const auto it = cta.capri_sync.find(pc);
+  if (it != cta.capri_sync.end()) return it->second;
+  if (capri_counter_.empty()) {
+    capri_counter_.assign(k_.fn.code.size(), 2);
+    capri_skipped_.assign(k_.fn.code.size(), 0);
+  }
+  bool sync = capri_counter_[pc] >= 2;
+  if (!sync && ++capri_skipped_[pc] >= 16) {
+    sync = true;
+    capri_skipped_[pc] = 0;
+  }
+  cta.capri_sync[pc] = sync;
+  return sync;
+}
+
+void Sm::capri_train(uint32_t pc, bool adequate) {
+  if (capri_counter_.empty()) return;
+  uint8_t& c = capri_counter_[pc];
+  c = adequate ? std::min<uint8_t>(3, c + 1) : (c > 0 ? c - 1 : 0);
 }
 
 }  // namespace simtlm::hw

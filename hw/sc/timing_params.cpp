@@ -55,6 +55,7 @@ GpuParams gpu_params(const config::MachineConfig& c) {
   const std::string& mechanism = c.str("compaction.mechanism");
   s.compaction = mechanism == "tbc"     ? Compaction::tbc
                  : mechanism == "ideal" ? Compaction::ideal
+                 : mechanism == "capri" ? Compaction::capri
                                         : Compaction::none;
   s.permutation = c.flag("compaction.slp_disable") ? NamedPermutation::kIdentity
                                                    : *parse_permutation(c.str("compaction.permutation"));

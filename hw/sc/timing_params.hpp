@@ -26,6 +26,7 @@ enum class Compaction : uint8_t {
   none,   // per-warp reconvergence stacks
   tbc,    // thread block compaction: a CTA-wide stack, warps formed by the priority-encoder compactor
   ideal,  // the same, but any thread may run in any lane (the upper bound)
+  capri,  // tbc, but a branch predicted not to gain from compaction runs without synchronizing the CTA
 };
 
 struct SmParams {

@@ -122,10 +122,10 @@ const std::vector<ParamSpec>& schema() {
        "none",
        0,
        0,
-       {"none", "tbc", "ideal"},
-       "none: per-warp stacks; tbc: thread block compaction (CTA-wide stack, priority-encoder compactor, "
-       "each "
-       "thread in its home lane); ideal: any thread in any lane"},
+       {"none", "tbc", "ideal", "capri"},
+       "none: per-warp stacks; tbc: thread block compaction (CTA-wide stack, priority-encoder compactor, each "
+       "thread in its home lane); ideal: any thread in any lane; capri: tbc that skips the CTA-wide "
+       "synchronization at branches predicted not to gain from compaction"},
       {"compaction.permutation",
        K::choice,
        "identity",

@@ -38,7 +38,7 @@ TEST_P(TimingCompaction, MatchesTheCtaWideStudy) {
       EXPECT_EQ(t["sha256"][name], launch::sha256_hex(bytes)) << mechanism << " " << name;
     }
     const nlohmann::json& s = t["stats"];
-    const size_t m = index(mechanism == "tbc" ? "tbc+balanced" : "ideal");
+    const size_t m = index(mechanism == std::string("tbc") ? "tbc+balanced" : "ideal");
     EXPECT_EQ(s["thread_instructions"], functional.stats.thread_instructions) << mechanism;
     EXPECT_EQ(s["warp_instructions"], study.warp_instructions[m]) << mechanism;
     const nlohmann::json& c = s["compaction"];
@@ -47,6 +47,16 @@ TEST_P(TimingCompaction, MatchesTheCtaWideStudy) {
     EXPECT_EQ(c["d_paths"], study.d_branches[m].paths) << mechanism;
     EXPECT_EQ(c["d_compacted"], study.d_branches[m].compacted) << mechanism;
   }
+  // CAPRI: whatever it decides to skip, the outputs and the work are the functional run's.
+  const nlohmann::json capri = run_timing_child(
+      l,
+      machine("fermi-slp.yaml", {{"compaction.mechanism", "capri"}, {"compaction.permutation", "balanced"}}));
+  ASSERT_FALSE(capri.contains("error")) << capri["error"];
+  for (const auto& [name, bytes] : functional.buffers)
+    EXPECT_EQ(capri["sha256"][name], launch::sha256_hex(bytes));
+  EXPECT_EQ(capri["stats"]["thread_instructions"], functional.stats.thread_instructions);
+  EXPECT_LE(capri["stats"]["compaction"]["paths"].get<uint64_t>(),
+            study.p_branches[0].paths + study.d_branches[0].paths);
   // --rtl permutation,compactor --rtl-check (the RTL compactor holds 16 warps per CTA).
   if ((l.block.count() + 31) / 32 <= 16) {
     const auto tbc =
