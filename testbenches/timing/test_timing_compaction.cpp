@@ -95,3 +95,29 @@ TEST(TimingCompactionEffect, BitonicNeedsThePermutation) {
 }
 
 }  // namespace
+
+namespace {
+
+// Every permutation under TBC and CAPRI keeps the functional model's outputs (three kernels with divergence).
+TEST(TimingCompactionEffect, EveryPermutationKeepsTheOutputs) {
+  for (const std::string name : {"bitonic", "bfs", "reduction"}) {
+    const launch::Launch l = launch::load_launch(workload_launch(name));
+    launch::Session session(l, session_options());
+    const launch::SessionResult functional = session.run();
+    for (hw::NamedPermutation p : hw::kAllNamedPermutations) {
+      for (const std::string mechanism : {"tbc", "capri"}) {
+        const nlohmann::json t = run_timing_child(
+            l, machine("default.yaml", {{"compaction.mechanism", mechanism},
+                                        {"compaction.permutation", std::string(hw::permutation_name(p))}}));
+        ASSERT_FALSE(t.contains("error"))
+            << name << " " << mechanism << " " << hw::permutation_name(p) << ": " << t["error"];
+        for (const auto& [buffer, bytes] : functional.buffers) {
+          EXPECT_EQ(t["sha256"][buffer], launch::sha256_hex(bytes))
+              << name << " " << mechanism << " " << hw::permutation_name(p);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
