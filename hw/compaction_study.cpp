@@ -85,10 +85,13 @@ class CtaWideRunner {
     return e.warps;
   }
 
-  void count_path(uint32_t pc, const std::vector<LaneMask>& masks) {
+  void count_path(uint32_t pc, const std::vector<LaneMask>& masks, bool taken) {
     const std::vector<uint32_t> nw = warps_for(masks);
     uint64_t active = 0;
     for (LaneMask m : masks) active += static_cast<uint64_t>(std::popcount(m));
+    if (out_.log_paths) {
+      out_.paths.push_back(PathRecord{pc, cta_.linear_id, taken, static_cast<uint32_t>(active), nw});
+    }
     const size_t bin = std::min<size_t>(kFractionBins - 1, active * kFractionBins / threads_);
     StaticBranchCompaction& b = branch(pc);
     auto& by_class = b.data_dependent ? out_.d_branches : out_.p_branches;
@@ -216,8 +219,8 @@ class CtaWideRunner {
         ++b.executed;
         if (any_taken && any_not_taken) {
           ++b.divergent;
-          count_path(pc, taken);
-          count_path(pc, not_taken);
+          count_path(pc, taken, true);
+          count_path(pc, not_taken, false);
         }
       }
       if (!any_taken || in.target == pc + 1) {
@@ -307,8 +310,9 @@ nlohmann::json CompactionStudy::json() const {
 
 CompactionStudy run_compaction_study(const launch::Session& session, launch::DeviceImage& image,
                                      const std::vector<NamedPermutation>& permutations, uint64_t seed,
-                                     const StudyUnits* units) {
+                                     const StudyUnits* units, bool log_paths) {
   CompactionStudy study;
+  study.log_paths = log_paths;
   CtaWideRunner runner(session, image, permutations, seed, units, study);
   runner.run();
   study.buffers = image.read_buffers(session.launch());

@@ -41,7 +41,18 @@ struct StaticBranchCompaction {
   std::vector<MechanismCounts> by_mechanism;
 };
 
+// One dynamic path of a divergent CTA-wide branch (kept when CompactionStudy::log_paths is set).
+struct PathRecord {
+  uint32_t pc = 0;
+  uint64_t cta = 0;  // linear CTA id
+  bool taken = false;
+  uint32_t active_threads = 0;
+  std::vector<uint32_t> warps;  // per mechanism; [0] = NW_NoTBC, [1] = NW_ideal
+};
+
 struct CompactionStudy {
+  bool log_paths = false;               // set before the run to fill `paths`
+  std::vector<PathRecord> paths;        // in execution order
   std::vector<std::string> mechanisms;  // no_tbc, ideal, tbc+identity, tbc+balanced, ...
   uint64_t thread_instructions = 0;
   std::vector<uint64_t> warp_instructions;  // per mechanism: warps issued summed over instructions
@@ -64,6 +75,6 @@ struct StudyUnits {
 // does, and for a barrier that only part of a CTA-wide path reaches (TBC would deadlock there as well).
 CompactionStudy run_compaction_study(const launch::Session& session, launch::DeviceImage& image,
                                      const std::vector<NamedPermutation>& permutations, uint64_t seed = 1,
-                                     const StudyUnits* units = nullptr);
+                                     const StudyUnits* units = nullptr, bool log_paths = false);
 
 }  // namespace simtlm::hw

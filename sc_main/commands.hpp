@@ -60,6 +60,7 @@ struct CompareArgs {
   uint64_t seed = 1;  // the random permutation's
   uint64_t budget = 0;
   std::filesystem::path config;  // also time every mechanism on this machine
+  bool paths = false;            // also write every dynamic path to paths.jsonl
   std::string rtl;               // permutation and/or compactor as Verilated RTL
   bool rtl_check = false;
 };

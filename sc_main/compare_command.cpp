@@ -103,7 +103,7 @@ int compare_command(const CompareArgs& args) {
   hw::CompactionStudy study;
   try {
     study = hw::run_compaction_study(session, *image, permutations, args.seed,
-                                     unit_sets.empty() ? nullptr : &units);
+                                     unit_sets.empty() ? nullptr : &units, args.paths);
   } catch (const ptx::KernelError& e) {
     throw std::runtime_error(fmt::format("{}: {}", args.launch.string(), e.what()));
   } catch (const hw::RtlMismatch& e) {
@@ -175,6 +175,23 @@ int compare_command(const CompareArgs& args) {
     throw std::runtime_error(fmt::format("{}: cannot create the directory: {}", dir.string(), ec.message()));
   const std::string text = doc.dump(2) + "\n";
   launch::write_file_atomic(dir / "compare.json", std::vector<uint8_t>(text.begin(), text.end()));
+  if (args.paths) {
+    std::string lines;
+    for (const hw::PathRecord& r : study.paths) {
+      nlohmann::json warps = nlohmann::json::object();
+      for (size_t m = 0; m < study.mechanisms.size(); ++m) warps[study.mechanisms[m]] = r.warps[m];
+      lines += nlohmann::json{
+          {"pc", r.pc},
+          {"cta", r.cta},
+          {"side", r.taken ? "taken" : "not_taken"},
+          {"kind", study.branches.at(r.pc).data_dependent ? "D" : "P"},
+          {"active_threads", r.active_threads},
+          {"warps",
+           warps}}.dump();
+      lines += "\n";
+    }
+    launch::write_file_atomic(dir / "paths.jsonl", std::vector<uint8_t>(lines.begin(), lines.end()));
+  }
 
   fmt::print("{}: kernel {}, CTA-wide compaction (SIMD width {}; docs/slp.md)\n", args.launch.string(),
              session.kernel().name, study.width);

@@ -76,6 +76,9 @@ extern "C" int sc_main(int argc, char* argv[]) {
       "rev_wid, flip_odd, rotate_odd_1");
   compare_cmd->add_option("--seed", compare.seed, "Seed of the random permutation (default 1)");
   compare_cmd->add_option("--budget", compare.budget, "Thread-instruction budget");
+  compare_cmd->add_flag("--paths", compare.paths,
+                        "Also write every dynamic path of a divergent CTA-wide branch (PC, CTA, side, active "
+                        "threads, warps per mechanism) to paths.jsonl");
   compare_cmd->add_option(
       "--config", compare.config,
       "Also run every mechanism on the SystemC model of this machine: cycles, IPC, speedup over "

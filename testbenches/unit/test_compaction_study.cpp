@@ -37,8 +37,17 @@ TEST_P(CompactionStudyWorkload, MatchesFunctionalAndIsBoundedByIdeal) {
   launch::Session session(workload(GetParam()), options());
   const launch::SessionResult functional = session.run();
   auto image = session.prepare_device();
-  const hw::CompactionStudy s = hw::run_compaction_study(session, *image, kAll);
+  const hw::CompactionStudy s = hw::run_compaction_study(session, *image, kAll, 1, nullptr, true);
   EXPECT_EQ(s.buffers, functional.buffers);
+  // The per-path log adds up to the per-class totals.
+  std::vector<uint64_t> logged(s.mechanisms.size(), 0);
+  for (const hw::PathRecord& r : s.paths) {
+    for (size_t m = 0; m < logged.size(); ++m) logged[m] += r.warps[m];
+  }
+  for (size_t m = 0; m < logged.size(); ++m) {
+    EXPECT_EQ(logged[m], s.p_branches[m].warps + s.d_branches[m].warps) << s.mechanisms[m];
+  }
+  EXPECT_EQ(s.paths.size(), s.p_branches[0].paths + s.d_branches[0].paths);
   EXPECT_EQ(s.thread_instructions, functional.stats.thread_instructions);
   // Without compaction each CTA warp with a thread on the path issues, as under per-warp stacks.
   EXPECT_EQ(s.warp_instructions[index_of(s, "no_tbc")], functional.stats.warp_instructions);
