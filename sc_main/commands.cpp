@@ -215,7 +215,7 @@ int demo_command(const DemoArgs& args) {
   std::vector<DemoTimingInput> timing_inputs;
   for (const auto& r : rows) timing_inputs.push_back({r.file, r.workload, r.sha256});
   const bool timing_ok = print_timing_table(timing_inputs, args.config);
-  const bool compaction_ok = print_compaction_table(args.workloads);
+  const bool compaction_ok = print_compaction_table(args.workloads, args.config);
   return all_ok && timing_ok && compaction_ok ? 0 : 1;
 }
 

@@ -51,7 +51,7 @@ struct DemoTimingInput {
 bool print_timing_table(const std::vector<DemoTimingInput>& inputs, const std::filesystem::path& config);
 // The demo's third table: compaction under TBC and lane permutations for a few kernels
 // (sc_main/demo_compaction.cpp). Returns false when a run failed.
-bool print_compaction_table(const std::filesystem::path& workloads);
+bool print_compaction_table(const std::filesystem::path& workloads, const std::filesystem::path& config);
 
 struct CompareArgs {
   std::filesystem::path launch;

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "hw/compaction_study.hpp"
+#include "hw/sc/timing_child.hpp"
+#include "models/config/machine_config.hpp"
 #include "models/launch/launch.hpp"
 #include "sc_main/commands.hpp"
 
@@ -10,7 +12,31 @@ namespace simtlm::cli {
 
 namespace fs = std::filesystem;
 
-bool print_compaction_table(const fs::path& workloads) {
+namespace {
+
+// Speedup over no compaction of each timed mechanism on `config`, as "1.09x", or "-" on failure.
+std::vector<std::string> timed_speedups(const launch::Launch& l, const fs::path& config) {
+  static const std::pair<const char*, const char*> kTimed[] = {{"none", "identity"},  {"tbc", "identity"},
+                                                               {"tbc", "balanced"},   {"capri", "identity"},
+                                                               {"capri", "balanced"}, {"ideal", "identity"}};
+  std::vector<double> cycles;
+  for (const auto& [mechanism, permutation] : kTimed) {
+    config::MachineConfig machine = config::MachineConfig::load(config);
+    machine.set("compaction.mechanism", mechanism, "demo");
+    machine.set("compaction.permutation", permutation, "demo");
+    const nlohmann::json t = hw::run_timing_in_child(l, session_options(0, true), machine);
+    cycles.push_back(t.contains("error") ? 0.0 : t["stats"]["cycles"].get<double>());
+  }
+  std::vector<std::string> out;
+  for (size_t i = 1; i < cycles.size(); ++i) {
+    out.push_back(cycles[0] > 0 && cycles[i] > 0 ? fmt::format("{:.3f}x", cycles[0] / cycles[i]) : "-");
+  }
+  return out;
+}
+
+}  // namespace
+
+bool print_compaction_table(const fs::path& workloads, const fs::path& config) {
   static const char* kKernels[] = {"bitonic", "reduction", "backprop"};
   static const char* kMechanisms[] = {"no_tbc",      "tbc+identity", "tbc+odd_even",
                                       "tbc+rev_wid", "tbc+balanced", "ideal"};
@@ -43,6 +69,21 @@ bool print_compaction_table(const fs::path& workloads) {
     } catch (const std::exception& e) {
       ok = false;
       fmt::print("{:<10}  ERROR: {}\n", name, e.what());
+    }
+  }
+  std::error_code config_ec;
+  if (fs::is_regular_file(config, config_ec)) {
+    fmt::print("\nSpeedup over no compaction on the timing model ({}):\n", config.string());
+    const std::string h2 = fmt::format("{:<10}  {:>9}  {:>12}  {:>9}  {:>14}  {:>9}", "kernel", "tbc",
+                                       "tbc+balanced", "capri", "capri+balanced", "ideal");
+    fmt::print("{}\n{}\n", h2, std::string(h2.size(), '-'));
+    for (const char* name : kKernels) {
+      const fs::path file = workloads / name / (std::string(name) + ".yaml");
+      std::error_code ec;
+      if (!fs::is_regular_file(file, ec)) continue;
+      const std::vector<std::string> s = timed_speedups(launch::load_launch(file), config);
+      ok = ok && std::find(s.begin(), s.end(), "-") == s.end();
+      fmt::print("{:<10}  {:>9}  {:>12}  {:>9}  {:>14}  {:>9}\n", name, s[0], s[1], s[2], s[3], s[4]);
     }
   }
   fmt::print(
