@@ -151,6 +151,11 @@ nlohmann::json Gpu::stats_json() const {
         {"spills", total.stack.spills},
         {"fills", total.stack.fills},
         {"cycles", total.stack.cycles},
+        // What the cycles were spent on: each event count times its cost (StackParams::timing).
+        {"cycles_divergent_branch", total.stack.divergent_branches * p_.sm.stack.timing.divergent_branch},
+        {"cycles_pop", total.stack.pops * p_.sm.stack.timing.pop},
+        {"cycles_spill", total.stack.spills * p_.sm.stack.timing.spill},
+        {"cycles_fill", total.stack.fills * p_.sm.stack.timing.fill},
         {"spill_requests", total.spill_requests},
         {"fill_requests", total.fill_requests}}},
       {"memory",

@@ -48,10 +48,16 @@ GpuParams gpu_params(const config::MachineConfig& c) {
   s.stack.spill_base = 0x7d00'0000'0000ull;  // below the shared and local windows, above any allocation
   s.stack.region_bytes = 1ull << 20;
   const std::string& preset = c.str("stack.preset");
-  if (preset != "none") {
-    s.stack.timing = timing_preset(preset);
-    s.stack_timing_measured = true;
-  }
+  if (preset != "none") s.stack.timing = timing_preset(preset);
+  auto custom = [&](const char* key, uint32_t& field) {
+    if (const uint32_t v = u32(c, std::string("stack.cycles.") + key)) field = v;
+  };
+  custom("divergent_branch", s.stack.timing.divergent_branch);
+  custom("pop", s.stack.timing.pop);
+  custom("spill", s.stack.timing.spill);
+  custom("fill", s.stack.timing.fill);
+  const StackTiming& t = s.stack.timing;
+  s.stack_timing_measured = t.divergent_branch || t.pop || t.spill || t.fill;
   const std::string& mechanism = c.str("compaction.mechanism");
   s.compaction = mechanism == "tbc"     ? Compaction::tbc
                  : mechanism == "ideal" ? Compaction::ideal

@@ -47,6 +47,15 @@ TEST(TimingStackPaper, SingleLoopCountsAndCycles) {
       EXPECT_EQ(s["stack"]["spills"], expected_chunks(d)) << preset << " n=" << n;
       EXPECT_EQ(s["stack"]["fills"], expected_chunks(d)) << preset << " n=" << n;
       expect_spill_traffic(s, n);
+      // The stack's cycles by event: each pop costs the per-divergence figure, each spill and fill its share.
+      EXPECT_EQ(s["stack"]["cycles_pop"].get<int64_t>(), per_divergence * int64_t(d)) << preset << " n=" << n;
+      EXPECT_EQ(s["stack"]["cycles_spill"].get<int64_t>() + s["stack"]["cycles_fill"].get<int64_t>(),
+                per_spill * int64_t(expected_chunks(d)))
+          << preset << " n=" << n;
+      EXPECT_EQ(s["stack"]["cycles"].get<int64_t>(),
+                s["stack"]["cycles_pop"].get<int64_t>() + s["stack"]["cycles_spill"].get<int64_t>() +
+                    s["stack"]["cycles_fill"].get<int64_t>() +
+                    s["stack"]["cycles_divergent_branch"].get<int64_t>());
       const auto cycles = s["cycles"].get<int64_t>();
       if (n > 0) {
         const bool spill_step = expected_chunks(d) != expected_chunks(d - 1);
