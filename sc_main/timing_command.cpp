@@ -43,6 +43,11 @@ int run_timing_command(const RunArgs& args) {
   std::ofstream trace;
   hw::TimingOptions options;
   options.vcd = args.trace_vcd;
+  // Traces may go into the output directory, which the run creates only at its end.
+  for (const fs::path& file : {args.trace_vcd, args.trace_warps}) {
+    std::error_code ec;
+    if (!file.empty() && file.has_parent_path()) fs::create_directories(file.parent_path(), ec);
+  }
   if (!args.rtl.empty() || args.rtl_check) {
     try {
       options.units = hw::parse_rtl_units(args.rtl.empty() ? "all" : args.rtl, args.rtl_check);
