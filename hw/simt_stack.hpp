@@ -13,6 +13,7 @@
 //   popped entries; when every executing lane has exited the next entry pops.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -53,6 +54,18 @@ struct StackCounters {
   uint64_t spills = 0;
   uint64_t fills = 0;
   uint64_t cycles = 0;
+  // Sums the counts of another stack (max_depth: the deeper of the two).
+  StackCounters& operator+=(const StackCounters& o) {
+    pushes += o.pushes;
+    sync_pushes += o.sync_pushes;
+    pops += o.pops;
+    divergent_branches += o.divergent_branches;
+    max_depth = std::max(max_depth, o.max_depth);
+    spills += o.spills;
+    fills += o.fills;
+    cycles += o.cycles;
+    return *this;
+  }
 };
 
 class SimtStack {

@@ -30,10 +30,6 @@ config::MachineConfig machine_config(const RunArgs& args) {
   return machine;
 }
 
-nlohmann::json dim3(const ptx::Dim3& d) {
-  return nlohmann::json::array({d.x, d.y, d.z});
-}
-
 }  // namespace
 
 int run_timing_command(const RunArgs& args) {
@@ -76,16 +72,11 @@ int run_timing_command(const RunArgs& args) {
 
   const fs::path dir = args.out.empty() ? fs::path("out") / args.launch.stem() : args.out;
   launch::write_outputs(session.launch(), result.buffers, dir, {});
-  nlohmann::json doc = {
-      {"kernel", session.kernel().name},
-      {"launch", args.launch.filename().string()},
-      {"config",
-       machine.source() == "defaults" ? machine.source() : fs::path(machine.source()).filename().string()},
-      {"overrides", args.overrides},
-      {"units", hw::describe(options.units)},
-      {"grid", dim3(session.launch().grid)},
-      {"block", dim3(session.launch().block)},
-      {"shared_bytes", session.launch().shared_bytes}};
+  nlohmann::json doc = launch::launch_json(session.launch(), session.kernel());
+  doc["config"] =
+      machine.source() == "defaults" ? machine.source() : fs::path(machine.source()).filename().string();
+  doc["overrides"] = args.overrides;
+  doc["units"] = hw::describe(options.units);
   doc.update(timing.stats);
   const double wall = timing.wall_seconds > 0 ? timing.wall_seconds : 1e-9;
   doc["host"] = {{"wall_seconds", timing.wall_seconds},

@@ -39,59 +39,61 @@ nlohmann::json sum_stats(const std::vector<nlohmann::json>& parts) {
 
 }  // namespace
 
+CompactionStats& CompactionStats::operator+=(const CompactionStats& o) {
+  cta_branches += o.cta_branches;
+  divergent += o.divergent;
+  paths += o.paths;
+  compacted += o.compacted;
+  warps_no_tbc += o.warps_no_tbc;
+  warps_formed += o.warps_formed;
+  warps_ideal += o.warps_ideal;
+  formations += o.formations;
+  formed_warps += o.formed_warps;
+  p_paths += o.p_paths;
+  p_compacted += o.p_compacted;
+  d_paths += o.d_paths;
+  d_compacted += o.d_compacted;
+  capri_skipped += o.capri_skipped;
+  return *this;
+}
+
+SmStats& SmStats::operator+=(const SmStats& o) {
+  warp_instructions += o.warp_instructions;
+  thread_instructions += o.thread_instructions;
+  lane_slots += o.lane_slots;
+  ctas += o.ctas;
+  warps += o.warps;
+  barriers += o.barriers;
+  branches += o.branches;
+  divergent_branches += o.divergent_branches;
+  for (size_t i = 0; i < kStallKinds; ++i) stalls[i] += o.stalls[i];
+  global_instructions += o.global_instructions;
+  global_requests += o.global_requests;
+  local_instructions += o.local_instructions;
+  local_requests += o.local_requests;
+  shared_instructions += o.shared_instructions;
+  shared_conflict_cycles += o.shared_conflict_cycles;
+  other_memory_instructions += o.other_memory_instructions;
+  atomics += o.atomics;
+  spill_requests += o.spill_requests;
+  fill_requests += o.fill_requests;
+  stack += o.stack;
+  compaction += o.compaction;
+  per_branch.resize(std::max(per_branch.size(), o.per_branch.size()));
+  for (size_t pc = 0; pc < o.per_branch.size(); ++pc) {
+    per_branch[pc].executed += o.per_branch[pc].executed;
+    per_branch[pc].divergent += o.per_branch[pc].divergent;
+  }
+  return *this;
+}
+
 nlohmann::json Gpu::stats_json() const {
   SmStats total;
   total.per_branch.resize(k_.fn.code.size());
   nlohmann::json per_sm = nlohmann::json::array();
   for (const auto& sm : sms_) {
     const SmStats& s = sm->stats();
-    total.warp_instructions += s.warp_instructions;
-    total.thread_instructions += s.thread_instructions;
-    total.lane_slots += s.lane_slots;
-    total.ctas += s.ctas;
-    total.warps += s.warps;
-    total.barriers += s.barriers;
-    total.branches += s.branches;
-    total.divergent_branches += s.divergent_branches;
-    for (size_t i = 0; i < kStallKinds; ++i) total.stalls[i] += s.stalls[i];
-    total.global_instructions += s.global_instructions;
-    total.global_requests += s.global_requests;
-    total.local_instructions += s.local_instructions;
-    total.local_requests += s.local_requests;
-    total.shared_instructions += s.shared_instructions;
-    total.shared_conflict_cycles += s.shared_conflict_cycles;
-    total.other_memory_instructions += s.other_memory_instructions;
-    total.atomics += s.atomics;
-    total.spill_requests += s.spill_requests;
-    total.fill_requests += s.fill_requests;
-    total.stack.pushes += s.stack.pushes;
-    total.stack.sync_pushes += s.stack.sync_pushes;
-    total.stack.pops += s.stack.pops;
-    total.stack.divergent_branches += s.stack.divergent_branches;
-    total.stack.max_depth = std::max(total.stack.max_depth, s.stack.max_depth);
-    total.stack.spills += s.stack.spills;
-    total.stack.fills += s.stack.fills;
-    total.stack.cycles += s.stack.cycles;
-    const CompactionStats& c = s.compaction;
-    CompactionStats& tc = total.compaction;
-    tc.cta_branches += c.cta_branches;
-    tc.divergent += c.divergent;
-    tc.paths += c.paths;
-    tc.compacted += c.compacted;
-    tc.warps_no_tbc += c.warps_no_tbc;
-    tc.warps_formed += c.warps_formed;
-    tc.warps_ideal += c.warps_ideal;
-    tc.formations += c.formations;
-    tc.formed_warps += c.formed_warps;
-    tc.p_paths += c.p_paths;
-    tc.p_compacted += c.p_compacted;
-    tc.d_paths += c.d_paths;
-    tc.d_compacted += c.d_compacted;
-    tc.capri_skipped += c.capri_skipped;
-    for (size_t pc = 0; pc < s.per_branch.size(); ++pc) {
-      total.per_branch[pc].executed += s.per_branch[pc].executed;
-      total.per_branch[pc].divergent += s.per_branch[pc].divergent;
-    }
+    total += s;
     nlohmann::json stalls = nlohmann::json::object();
     for (size_t i = 0; i < kStallKinds; ++i) stalls[stall_name(static_cast<Stall>(i))] = s.stalls[i];
     per_sm.push_back({{"ctas", s.ctas},
@@ -108,12 +110,7 @@ nlohmann::json Gpu::stats_json() const {
   for (uint32_t pc = 0; pc < total.per_branch.size(); ++pc) {
     const BranchCounts& b = total.per_branch[pc];
     if (!b.executed) continue;
-    const std::string cuda = launch::cuda_location(k_.module, k_.fn.code[pc]);
-    per_branch[std::to_string(pc)] = {
-        {"executed", b.executed},
-        {"divergent", b.divergent},
-        {"ptx_line", k_.fn.code[pc].line},
-        {"cuda", cuda.empty() ? nlohmann::json(nullptr) : nlohmann::json(cuda)}};
+    per_branch[std::to_string(pc)] = launch::branch_json(k_.module, k_.fn, pc, b.executed, b.divergent);
   }
   auto ratio = [](uint64_t a, uint64_t b) { return b ? double(a) / double(b) : 0.0; };
   std::vector<nlohmann::json> l1, l2, dram;

@@ -34,7 +34,6 @@ void LoadStoreUnit::send(bool write, uint64_t address, uint32_t bytes, int warp,
   ext->lane_mask = lane_mask;
   outstanding_[&p] =
       OutstandingRequest{address, bytes, write, warp, pc, cycle_now() + delay_cycles, tag, seq_++};
-  ++(write ? writes_ : reads_);
   port_.send(p, mem::cycles(clock_, delay_cycles));
 }
 
@@ -54,10 +53,6 @@ const OutstandingRequest* LoadStoreUnit::oldest() const {
     }
   }
   return best;
-}
-
-double LoadStoreUnit::backpressure_cycles() const {
-  return static_cast<double>(port_.stall_time_ps()) / (clock_.to_seconds() * 1e12);
 }
 
 }  // namespace simtlm::hw

@@ -43,9 +43,6 @@ class LoadStoreUnit : public sc_core::sc_module {
   size_t outstanding() const { return outstanding_.size(); }
   // The request sent longest ago, or nullptr.
   const OutstandingRequest* oldest() const;
-  uint64_t reads() const { return reads_; }
-  uint64_t writes() const { return writes_; }
-  double backpressure_cycles() const;
 
  private:
   void on_response(mem::Gp& p);
@@ -60,7 +57,7 @@ class LoadStoreUnit : public sc_core::sc_module {
   mem::PayloadPool pool_;
   mem::AtInitiatorPort port_;
   std::map<const mem::Gp*, OutstandingRequest> outstanding_;
-  uint64_t reads_ = 0, writes_ = 0, seq_ = 0;
+  uint64_t seq_ = 0;
 };
 
 }  // namespace simtlm::hw

@@ -41,6 +41,8 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& params, const 
       ctas_(params.max_ctas),
       scheduler_(params.scheduler, params.max_warps, params.active_set),
       ready_(params.max_warps, 0),
+      earliest_(params.max_warps, kNever),
+      earliest_why_(params.max_warps, Stall::no_warp),
       lsu_("lsu", static_cast<int>(id), params.clock, [this](uint64_t tag) { on_response(tag); }) {
   for (uint32_t slot = 0; slot < warps_.size(); ++slot) {
     warps_[slot].stack = std::make_unique<SimtStack>(p_.stack, id_ * p_.max_warps + slot);
@@ -66,6 +68,7 @@ bool Sm::can_accept() const {
 }
 
 void Sm::launch_cta(uint64_t linear_id) {
+  others_changed_ = true;
   const uint64_t now = now_cycle();
   uint32_t c = 0;
   while (ctas_[c].live) ++c;
@@ -124,16 +127,7 @@ void Sm::launch_cta(uint64_t linear_id) {
 
 void Sm::finish_warp(uint32_t slot, uint64_t now) {
   Warp& w = warps_[slot];
-  const StackCounters& c = w.stack->counters();
-  StackCounters& t = stats_.stack;
-  t.pushes += c.pushes;
-  t.sync_pushes += c.sync_pushes;
-  t.pops += c.pops;
-  t.divergent_branches += c.divergent_branches;
-  t.max_depth = std::max(t.max_depth, c.max_depth);
-  t.spills += c.spills;
-  t.fills += c.fills;
-  t.cycles += c.cycles;
+  stats_.stack += w.stack->counters();
   w.live = false;
   slot_used_[slot] = 0;
   wave.mask[slot] = 0;
@@ -145,6 +139,7 @@ void Sm::finish_warp(uint32_t slot, uint64_t now) {
 }
 
 void Sm::finish_cta(Cta& cta, uint64_t now) {
+  others_changed_ = true;
   cta.live = false;
   --resident_ctas_;
   resident_threads_ -= k_.threads_per_cta;
@@ -233,11 +228,17 @@ void Sm::cycle() {
   last_had_warps_ = resident_warps_ > 0;
   bool issued = false;
   Stall stall = Stall::no_warp;
+  // With compaction, slots share the registers of CTA warps: one slot's issue can delay another's, so every
+  // slot is looked at again before sleeping.
+  others_changed_ = compacting();
+  uint32_t classes_issued = 0;
   for (uint32_t n = 0; n < p_.issue_width && !failed_; ++n) {
     bool any = false;
     for (uint32_t slot = 0; slot < warps_.size(); ++slot) {
-      Stall why = Stall::no_warp;
-      ready_[slot] = earliest_issue(slot, now, &why) <= now;
+      Stall& why = earliest_why_[slot];
+      why = Stall::no_warp;
+      earliest_[slot] = earliest_issue(slot, now, &why);
+      ready_[slot] = earliest_[slot] <= now;
       any = any || ready_[slot];
       // The stall charged to the cycle is the most pressing one among the warps (enum order).
       if (n == 0 && !ready_[slot] && warps_[slot].live && (stall == Stall::no_warp || why < stall))
@@ -246,14 +247,15 @@ void Sm::cycle() {
     if (!any) break;
     const int slot = scheduler_.pick(ready_);
     if (slot == WarpScheduler::kNone) break;
+    classes_issued |= 1u << static_cast<unsigned>(k_.info[warp_pc(warps_[slot])].cls);
     issue(static_cast<uint32_t>(slot), now);
+    earliest_[slot] = kRecompute;
     issued = true;
   }
   if (failed_) return;
   if (last_had_warps_) ++stats_.active_cycles;
   if (issued) {
     ++stats_.issue_cycles;
-    last_issue_cycle_ = now;
   } else if (last_had_warps_) {
     ++stats_.stalls[static_cast<size_t>(stall)];
   }
@@ -263,8 +265,19 @@ void Sm::cycle() {
   uint64_t next = kNever;
   Stall next_stall = Stall::no_warp;
   for (uint32_t slot = 0; slot < warps_.size(); ++slot) {
-    Stall why = Stall::no_warp;
-    const uint64_t t = earliest_issue(slot, now + 1, &why);
+    // What the issue loop found still holds for a slot that neither issued nor uses a unit that just
+    // became busy, unless the issue changed other warps (barrier release, compaction, a CTA came or went).
+    Stall why = earliest_why_[slot];
+    uint64_t t = earliest_[slot];
+    const bool stale =
+        others_changed_ || t == kRecompute ||
+        (t != kNever && (classes_issued >> static_cast<unsigned>(k_.info[warp_pc(warps_[slot])].cls) & 1));
+    if (stale) {
+      why = Stall::no_warp;
+      t = earliest_issue(slot, now + 1, &why);
+    } else {
+      t = std::max(t, now + 1);
+    }
     next = std::min(next, t);
     if (warps_[slot].live && t > now + 1 && (next_stall == Stall::no_warp || why < next_stall))
       next_stall = why;
@@ -284,8 +297,6 @@ ptx::LaneMask Sm::lanes_of(const Warp& w) const {
 // Executes code[pc] for every part of the slot. Returns false after a fault (the SM has failed).
 bool Sm::execute_parts(Warp& w, uint32_t pc, uint64_t now, Issued& out) {
   Cta& cta = ctas_[w.cta];
-  out.taken.assign(w.parts.size(), 0);
-  out.exited.assign(w.parts.size(), 0);
   uint32_t packed = 0;
   for (size_t i = 0; i < w.parts.size(); ++i) {
     const Part& part = w.parts[i];
@@ -600,6 +611,7 @@ void Sm::settle(Warp& w, uint32_t slot, uint64_t now) {
 
 void Sm::release_barrier_waiters(Cta& cta) {
   for (uint32_t i : cta.barriers.take_released()) {
+    others_changed_ = true;
     // The slot running CTA warp i alone (with compaction, barriers are only reached by such slots).
     for (uint32_t slot : cta.slots) {
       Warp& w = warps_[slot];

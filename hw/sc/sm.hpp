@@ -66,6 +66,7 @@ struct CompactionStats {
   uint64_t formations = 0, formed_warps = 0;  // compactor runs (paths and reconvergence points), warps made
   uint64_t p_paths = 0, p_compacted = 0, d_paths = 0, d_compacted = 0;
   uint64_t capri_skipped = 0;  // warp executions of branches that did not synchronize the CTA
+  CompactionStats& operator+=(const CompactionStats& o);
 };
 
 struct SmStats {
@@ -82,6 +83,8 @@ struct SmStats {
   std::vector<BranchCounts> per_branch;  // per PC
   uint64_t finish_cycle = 0;             // cycle the SM's last CTA completed
   CompactionStats compaction;
+  // Sums another SM's statistics into these (the GPU's totals); per-SM facts (cycles) are left alone.
+  SmStats& operator+=(const SmStats& o);
 };
 
 // The units an SM consults, owned by the caller (C++ models or Verilated twins, hw/units/select/).
@@ -112,10 +115,8 @@ class Sm : public sc_core::sc_module {
   // Thread instructions issued by every SM, shared so the budget is checked at issue.
   uint64_t* grid_thread_instructions = nullptr;
 
-  bool busy() const { return resident_ctas_ > 0 || lsu_.outstanding() > 0; }
   const SmStats& stats() const { return stats_; }
   const LoadStoreUnit& lsu() const { return lsu_; }
-  uint64_t last_issue_cycle() const { return last_issue_cycle_; }
   // One line per resident warp: where it is and what it waits for (deadlock reports).
   std::string describe_warps() const;
   // What the waveform shows (--trace-vcd traces these variables): per warp slot the active mask and stack
@@ -196,9 +197,11 @@ class Sm : public sc_core::sc_module {
     ptx::MemAccess mem;  // addresses packed: lane k of `mem_lanes` is the k-th thread of the slot
     ptx::LaneMask mem_lanes = 0;
     std::array<uint64_t, ptx::kWarpSize>
-        local_slot_lane{};                     // local memory: (context << 8 | lane) per packed lane
-    std::vector<ptx::LaneMask> taken, exited;  // per part
-    ptx::WarpStep barrier;                     // of the part that arrived
+        local_slot_lane{};  // local memory: (context << 8 | lane) per packed lane
+    // Per part (a slot has at most 32 threads, so at most 32 parts); fixed size keeps the issue path free
+    // of allocation.
+    std::array<ptx::LaneMask, ptx::kWarpSize> taken{}, exited{};
+    ptx::WarpStep barrier;  // of the part that arrived
     size_t barrier_parts = 0;
   };
 
@@ -271,10 +274,14 @@ class Sm : public sc_core::sc_module {
   uint64_t last_eval_cycle_ = kNever;
   Stall last_stall_ = Stall::no_warp;
   bool last_had_warps_ = false;
-  uint64_t last_issue_cycle_ = 0;
   int last_issued_slot_ = -1;
   bool failed_ = false;
-  std::vector<uint8_t> ready_;              // scratch, per slot
+  std::vector<uint8_t> ready_;  // scratch, per slot
+  // Per slot, this cycle's earliest_issue() and its reason, reused to plan the next wake-up.
+  static constexpr uint64_t kRecompute = kNever - 1;
+  std::vector<uint64_t> earliest_;
+  std::vector<Stall> earliest_why_;
+  bool others_changed_ = false;             // an issue changed warps other than the one issued
   std::vector<CoalescedRequest> requests_;  // scratch
   SmStats stats_;
   sc_core::sc_event wake_;

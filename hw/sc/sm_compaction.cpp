@@ -186,7 +186,7 @@ void Sm::compacted_advance(Warp& w, uint32_t slot, uint32_t next_pc, uint64_t no
   wave.mask[slot] = lanes_of(w);
   if (next_pc >= k_.fn.code.size()) {  // fell off the end: an implicit exit
     Issued all;
-    for (const Part& p : w.parts) all.exited.push_back(p.mask);
+    for (size_t i = 0; i < w.parts.size(); ++i) all.exited[i] = w.parts[i].mask;
     compacted_exit(w, slot, all, next_pc, now);
     return;
   }
@@ -203,6 +203,7 @@ void Sm::compacted_check(Cta& cta, uint64_t now) {
 }
 
 void Sm::compacted_resolve(Cta& cta, uint64_t now) {
+  others_changed_ = true;
   cta.at_sync = 0;
   cta.capri_sync.clear();
   for (uint32_t slot : cta.slots) warps_[slot].at_sync = false;
@@ -268,6 +269,7 @@ void Sm::compacted_continue(Cta& cta, uint32_t pc, uint64_t now) {
 }
 
 void Sm::compacted_form(Cta& cta, uint64_t now) {
+  others_changed_ = true;
   for (uint32_t slot : cta.slots) {
     Warp& w = warps_[slot];
     if (!w.live) continue;

@@ -21,25 +21,33 @@ std::string cuda_location(const ptx::Module& module, const ptx::Instr& instr) {
   return name + ":" + std::to_string(instr.loc_line);
 }
 
+nlohmann::json launch_json(const Launch& launch, const ptx::Function& kernel) {
+  return {{"kernel", kernel.name},
+          {"launch", std::filesystem::path(launch.path).filename().string()},
+          {"grid", dim3(launch.grid)},
+          {"block", dim3(launch.block)},
+          {"shared_bytes", launch.shared_bytes}};
+}
+
+nlohmann::json branch_json(const ptx::Module& module, const ptx::Function& kernel, uint32_t pc,
+                           uint64_t executed, uint64_t divergent) {
+  const std::string loc = pc < kernel.code.size() ? cuda_location(module, kernel.code[pc]) : "";
+  return {{"executed", executed},
+          {"divergent", divergent},
+          {"ptx_line", pc < kernel.code.size() ? kernel.code[pc].line : 0},
+          {"cuda", loc.empty() ? nlohmann::json(nullptr) : nlohmann::json(loc)}};
+}
+
 nlohmann::json stats_json(const Launch& launch, const ptx::Module& module, const ptx::Function& kernel,
                           const ptx::RunStats& stats, double wall_seconds) {
   nlohmann::json per_branch = nlohmann::json::object();
   for (const auto& [pc, branch] : stats.per_branch) {
-    nlohmann::json entry = {{"executed", branch.executed},
-                            {"divergent", branch.divergent},
-                            {"ptx_line", pc < kernel.code.size() ? kernel.code[pc].line : 0}};
-    const std::string loc = pc < kernel.code.size() ? cuda_location(module, kernel.code[pc]) : "";
-    entry["cuda"] = loc.empty() ? nlohmann::json(nullptr) : nlohmann::json(loc);
-    per_branch[std::to_string(pc)] = entry;
+    per_branch[std::to_string(pc)] = branch_json(module, kernel, pc, branch.executed, branch.divergent);
   }
   const double divergent_fraction =
       stats.branches ? double(stats.divergent_branches) / double(stats.branches) : 0.0;
-  return {
-      {"kernel", kernel.name},
-      {"launch", std::filesystem::path(launch.path).filename().string()},
-      {"grid", dim3(launch.grid)},
-      {"block", dim3(launch.block)},
-      {"shared_bytes", launch.shared_bytes},
+  nlohmann::json doc = launch_json(launch, kernel);
+  doc.update(nlohmann::json{
       {"warp_instructions", stats.warp_instructions},
       {"thread_instructions", stats.thread_instructions},
       {"simd_utilization", stats.simd_utilization()},
@@ -52,7 +60,8 @@ nlohmann::json stats_json(const Launch& launch, const ptx::Module& module, const
       {"ctas", stats.ctas},
       {"warps", stats.warps},
       {"host", {{"wall_seconds", wall_seconds}}},
-  };
+  });
+  return doc;
 }
 
 }  // namespace simtlm::launch

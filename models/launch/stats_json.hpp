@@ -14,6 +14,14 @@ namespace simtlm::launch {
 // "file.cu:42" from the instruction's .loc (file name only), or "" when it has none.
 std::string cuda_location(const ptx::Module& module, const ptx::Instr& instr);
 
+// What every statistics document says about the run: kernel, launch file name, grid, block, dynamic shared
+// memory.
+nlohmann::json launch_json(const Launch& launch, const ptx::Function& kernel);
+
+// One entry of "per_branch": the counts of the conditional branch at pc with its PTX and CUDA lines.
+nlohmann::json branch_json(const ptx::Module& module, const ptx::Function& kernel, uint32_t pc,
+                           uint64_t executed, uint64_t divergent);
+
 nlohmann::json stats_json(const Launch& launch, const ptx::Module& module, const ptx::Function& kernel,
                           const ptx::RunStats& stats, double wall_seconds);
 

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "testbenches/timing/timing_fixture.hpp"
+#include "workloads/reference/reference.hpp"
 
 using namespace simtlm;
 using namespace simtlm::timing_test;
@@ -53,10 +54,7 @@ TEST_P(TimingWorkload, OutputsAndCountsEqualFunctional) {
   EXPECT_LE(s["ipc"].get<double>(), 2.0);  // two SMs, one issue each per cycle
 }
 
-INSTANTIATE_TEST_SUITE_P(Suite, TimingWorkload,
-                         ::testing::Values("backprop", "bfs", "bitonic", "convolution", "double_loop",
-                                           "histogram", "julia", "mandelbrot", "mandelbrot_herding", "nbody",
-                                           "recursive_gaussian", "reduction", "single_loop", "sobel"),
+INSTANTIATE_TEST_SUITE_P(Suite, TimingWorkload, ::testing::ValuesIn(workloads::reference_names()),
                          [](const auto& info) { return info.param; });
 
 nlohmann::json without_host(nlohmann::json doc) {

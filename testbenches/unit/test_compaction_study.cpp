@@ -71,10 +71,7 @@ TEST_P(CompactionStudyWorkload, MatchesFunctionalAndIsBoundedByIdeal) {
   EXPECT_EQ(s.p_branches[none].compacted + s.d_branches[none].compacted, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Suite, CompactionStudyWorkload,
-                         ::testing::Values("backprop", "bfs", "bitonic", "convolution", "double_loop",
-                                           "histogram", "julia", "mandelbrot", "mandelbrot_herding", "nbody",
-                                           "recursive_gaussian", "reduction", "single_loop", "sobel"),
+INSTANTIATE_TEST_SUITE_P(Suite, CompactionStudyWorkload, ::testing::ValuesIn(workloads::reference_names()),
                          [](const auto& info) { return info.param; });
 
 // The SLP paper's central observation on bitonic sort: TBC compacts none of its P-branch paths because the

@@ -1,6 +1,7 @@
 // Every workload of the suite against its host reference, bit for bit, and determinism of the statistics.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
@@ -44,10 +45,7 @@ TEST_P(Workload, MatchesReferenceAndIsDeterministic) {
   EXPECT_EQ(first.buffers, second.buffers);
 }
 
-INSTANTIATE_TEST_SUITE_P(Suite, Workload,
-                         ::testing::Values("backprop", "bfs", "bitonic", "convolution", "double_loop",
-                                           "histogram", "julia", "mandelbrot", "mandelbrot_herding", "nbody",
-                                           "recursive_gaussian", "reduction", "single_loop", "sobel"),
+INSTANTIATE_TEST_SUITE_P(Suite, Workload, ::testing::ValuesIn(workloads::reference_names()),
                          [](const auto& info) { return info.param; });
 
 // The divergence-cost microbenchmarks over every Table I pattern n = 0..31.
@@ -77,3 +75,16 @@ TEST(DivergenceMicrobenchmarks, DoubleLoopEveryPattern) {
 }
 
 }  // namespace
+
+// The suite's parametrized tests take their list from the host references: every workload must have one.
+TEST(WorkloadSuite, EveryWorkloadHasAHostReferenceOfItsName) {
+  const std::vector<std::string> names = workloads::reference_names();
+  size_t dirs = 0;
+  for (const auto& entry : fs::directory_iterator(fs::path(SIMTLM_SOURCE_DIR) / "workloads")) {
+    if (!entry.is_directory() || entry.path().filename() == "reference") continue;
+    ++dirs;
+    EXPECT_NE(std::find(names.begin(), names.end(), entry.path().filename().string()), names.end())
+        << entry.path();
+  }
+  EXPECT_EQ(dirs, names.size());
+}
