@@ -320,10 +320,7 @@ bool Sm::execute_parts(Warp& w, uint32_t pc, uint64_t now, Issued& out) {
         out.exited[i] = step.active & part.mask;
         break;
       case ptx::StepKind::barrier:
-        if (step.active) {
-          out.barrier = step;
-          ++out.barrier_parts;
-        }
+        if (step.active) out.barrier.emplace_back(static_cast<uint32_t>(i), step);
         break;
       case ptx::StepKind::memory:
         out.mem.space = step.mem.space;
@@ -442,28 +439,7 @@ void Sm::issue(uint32_t slot, uint64_t now) {
       return;
     case ptx::StepKind::barrier:
       if (!compacting()) apply_stack(w, w.stack->advance(pc + 1), now, slot, pc);
-      if (issued.barrier_parts > 1) {
-        fail(
-            "a barrier reached by a warp the compactor formed from several CTA warps (a barrier inside a "
-            "divergent region) in " +
-                where(w, pc),
-            true);
-        return;
-      }
-      if (issued.barrier_parts == 1) {
-        if (issued.barrier.barrier_id >= ptx::CtaBarriers::kIds) {
-          fail("barrier id " + std::to_string(issued.barrier.barrier_id) + " out of range (0..15) in " +
-                   where(w, pc),
-               true);
-          return;
-        }
-        const Part& part =
-            *std::find_if(w.parts.begin(), w.parts.end(), [](const Part& p) { return p.mask; });
-        Context& c = context(cta, part.warp);
-        w.at_barrier = cta.barriers.arrive(part.warp, c.ctx, k_.fn.code[pc], pc, issued.barrier);
-        release_barrier_waiters(cta);
-        check_cta_deadlock(cta);
-      }
+      if (!arrive_at_barrier(w, pc, issued)) return;
       break;
     case ptx::StepKind::memory:
       if (!compacting()) apply_stack(w, w.stack->advance(pc + 1), now, slot, pc);
@@ -609,14 +585,44 @@ void Sm::settle(Warp& w, uint32_t slot, uint64_t now) {
     exit_lanes(w, slot, w.stack->mask(), w.stack->pc(), now);
 }
 
-void Sm::release_barrier_waiters(Cta& cta) {
-  for (uint32_t i : cta.barriers.take_released()) {
-    others_changed_ = true;
-    // The slot running CTA warp i alone (with compaction, barriers are only reached by such slots).
-    for (uint32_t slot : cta.slots) {
-      Warp& w = warps_[slot];
-      if (w.live && w.at_barrier && w.parts.size() == 1 && w.parts[0].warp == i) w.at_barrier = false;
+// Each part of the slot arrives for its CTA warp; the slot waits until none of those warps waits any more.
+bool Sm::arrive_at_barrier(Warp& w, uint32_t pc, const Issued& issued) {
+  if (issued.barrier.empty()) return true;
+  Cta& cta = ctas_[w.cta];
+  const uint32_t id = issued.barrier.front().second.barrier_id;
+  for (const auto& [part_index, step] : issued.barrier) {
+    const uint32_t warp = w.parts[part_index].warp;
+    if (step.barrier_id >= ptx::CtaBarriers::kIds) {
+      fail("barrier id " + std::to_string(step.barrier_id) + " out of range (0..15) in " + where(w, pc),
+           true);
+      return false;
     }
+    if (step.barrier_id != id || (cta.barriers.waiting(warp) && cta.barriers.wait_barrier(warp) != id)) {
+      fail("threads of CTA warp " + std::to_string(warp) + " wait at barriers " + std::to_string(id) +
+               " and " +
+               std::to_string(step.barrier_id != id ? step.barrier_id : cta.barriers.wait_barrier(warp)) +
+               " at once (a warp the compactor formed reached different barriers) in " + where(w, pc),
+           true);
+      return false;
+    }
+    cta.barriers.arrive(warp, context(cta, warp).ctx, k_.fn.code[pc], pc, step);
+  }
+  w.at_barrier = std::any_of(w.parts.begin(), w.parts.end(),
+                             [&cta](const Part& p) { return p.mask && cta.barriers.waiting(p.warp); });
+  release_barrier_waiters(cta);
+  check_cta_deadlock(cta);
+  return true;
+}
+
+void Sm::release_barrier_waiters(Cta& cta) {
+  if (cta.barriers.take_released().empty()) return;
+  others_changed_ = true;
+  // A slot may hold threads of several CTA warps (compaction): it goes on once none of them waits.
+  for (uint32_t slot : cta.slots) {
+    Warp& w = warps_[slot];
+    if (!w.live || !w.at_barrier) continue;
+    w.at_barrier = std::any_of(w.parts.begin(), w.parts.end(),
+                               [&cta](const Part& p) { return p.mask && cta.barriers.waiting(p.warp); });
   }
 }
 

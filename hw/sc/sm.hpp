@@ -201,8 +201,7 @@ class Sm : public sc_core::sc_module {
     // Per part (a slot has at most 32 threads, so at most 32 parts); fixed size keeps the issue path free
     // of allocation.
     std::array<ptx::LaneMask, ptx::kWarpSize> taken{}, exited{};
-    ptx::WarpStep barrier;  // of the part that arrived
-    size_t barrier_parts = 0;
+    std::vector<std::pair<uint32_t, ptx::WarpStep>> barrier;  // (part, its step) of each part that arrived
   };
 
   bool compacting() const { return p_.compaction != Compaction::none; }
@@ -241,6 +240,7 @@ class Sm : public sc_core::sc_module {
   bool count_paths(uint32_t pc, const Cta& cta);  // true when compaction saved a warp on a path
   void finish_cta(Cta& cta, uint64_t now);
   void settle(Warp& w, uint32_t slot, uint64_t now);  // implicit exit past the last instruction
+  bool arrive_at_barrier(Warp& w, uint32_t pc, const Issued& issued);  // false: the run failed
   void release_barrier_waiters(Cta& cta);
   void check_cta_deadlock(Cta& cta);
   void finish_warp(uint32_t slot, uint64_t now);

@@ -42,7 +42,14 @@ bool CtaBarriers::arrive(uint32_t warp, WarpContext& ctx, const Instr& in, uint3
     }
   }
   Waiter& w = waiters_[warp];
-  if (in.sub != Sub::bar_arrive) w = Waiter{true, step.barrier_id, pc, lanes, &ctx, &in};
+  if (in.sub != Sub::bar_arrive) {
+    // Under compaction one CTA warp's threads may arrive in several formed warps: they wait as one.
+    if (w.waiting && w.id == step.barrier_id) {
+      w.lanes |= lanes;
+    } else {
+      w = Waiter{true, step.barrier_id, pc, lanes, &ctx, &in};
+    }
+  }
   if (complete(b)) release(step.barrier_id);
   return w.waiting;
 }

@@ -22,8 +22,9 @@ class CtaBarriers {
   // A new CTA of `warps` warps and `live_threads` threads.
   void reset(uint32_t warps, uint64_t live_threads);
   // The lanes of step.active of `warp` (context ctx) arrive at the barrier of code[pc] = in. Returns true
-  // when the warp now waits. The caller has checked step.barrier_id < kIds. Completed barriers release
-  // their warps: see take_released().
+  // when the warp now waits. The caller has checked step.barrier_id < kIds and that a warp already waiting
+  // waits at this barrier (its new lanes join it). Completed barriers release their warps: see
+  // take_released().
   bool arrive(uint32_t warp, WarpContext& ctx, const Instr& in, uint32_t pc, const WarpStep& step);
   // `threads` threads exited: they no longer hold back barriers that wait for every thread.
   void threads_exited(uint64_t threads);

@@ -2,6 +2,9 @@
 // compaction study (hw/compaction_study.*), two independent implementations of the same stack: the same
 // outputs, and exactly the warps and compacted paths the study counts. With the permutation and compactor as
 // checked RTL, no disagreement and the same statistics.
+#include <cstring>
+#include <map>
+
 #include "hw/compaction_study.hpp"
 #include "testbenches/timing/timing_fixture.hpp"
 #include "workloads/reference/reference.hpp"
@@ -116,6 +119,74 @@ TEST(TimingCompactionEffect, EveryPermutationKeepsTheOutputs) {
       }
     }
   }
+}
+
+}  // namespace
+
+namespace {
+
+// Warps the compactor forms from several CTA warps pass a barrier together: every part arrives for its CTA
+// warp and the formed warp goes on when all of them are released.
+using Sets = std::vector<std::pair<std::string, std::string>>;
+const std::vector<std::pair<std::string, Sets>> kMechanisms = {
+    {"none", {{"compaction.mechanism", "none"}}},
+    {"tbc", {{"compaction.mechanism", "tbc"}}},
+    {"tbc+balanced", {{"compaction.mechanism", "tbc"}, {"compaction.permutation", "balanced"}}},
+    {"capri+balanced", {{"compaction.mechanism", "capri"}, {"compaction.permutation", "balanced"}}},
+    {"ideal", {{"compaction.mechanism", "ideal"}}}};
+
+// Runs the launch under every mechanism; checks the output against `expected` (and the functional model)
+// and that exactly one barrier completed. Returns the compaction statistics per mechanism.
+std::map<std::string, nlohmann::json> run_barrier_kernel(const std::string& yaml,
+                                                         const std::vector<uint8_t>& expected) {
+  const launch::Launch l = launch::load_launch(source_path("testbenches/timing/" + yaml));
+  launch::Session session(l, session_options());
+  EXPECT_EQ(session.run().buffers.at("out"), expected);
+  std::map<std::string, nlohmann::json> compaction;
+  for (const auto& [name, sets] : kMechanisms) {
+    const nlohmann::json t = run_timing_child(l, machine("fermi-slp.yaml", sets));
+    EXPECT_FALSE(t.contains("error")) << name << ": " << t.value("error", "");
+    if (t.contains("error")) continue;
+    EXPECT_EQ(t["sha256"]["out"], launch::sha256_hex(expected)) << name;
+    EXPECT_EQ(t["stats"]["barriers"], 1u) << name;
+    compaction[name] = t["stats"]["compaction"];
+  }
+  return compaction;
+}
+
+std::vector<uint8_t> words(const std::vector<uint32_t>& values) {
+  std::vector<uint8_t> bytes(values.size() * 4);
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+TEST(TimingCompactionBarriers, FormedWarpsOfTwoCtaWarpsPassABarrier) {
+  std::vector<uint32_t> out(128, 0);
+  for (uint32_t tid = 0; tid < 128; tid += 2) out[tid] = 3 * ((tid + 64) % 128);
+  auto compaction = run_barrier_kernel("barrier_after_exit.yaml", words(out));
+  // Both paths (16 odd and 16 even threads of each of the 4 warps) go from 4 warps to 2, each formed warp
+  // holding threads of two CTA warps.
+  for (const std::string name : {"tbc+balanced", "capri+balanced", "ideal"}) {
+    const nlohmann::json& c = compaction[name];
+    EXPECT_EQ(c["paths"], 2u) << name;
+    EXPECT_EQ(c["compacted_paths"], 2u) << name;
+    EXPECT_EQ(c["warps_no_tbc"], 8u) << name;
+    EXPECT_EQ(c["warps_formed"], 4u) << name;
+  }
+  EXPECT_EQ(compaction["tbc"]["compacted_paths"], 0u);
+}
+
+// Ideal compaction packs the 85 remaining threads (21, 21, 22 and 21 of the four CTA warps) in order, so CTA
+// warp 1's threads arrive in two formed warps and wait as one: all of them receive the barrier's count of
+// the 43 threads t % 3 == 1 (bar.red.popc).
+TEST(TimingCompactionBarriers, ACtaWarpSplitOverTwoFormedWarpsWaitsAsOne) {
+  std::vector<uint32_t> out(128, 0);
+  for (uint32_t tid = 0; tid < 128; ++tid) {
+    if (tid % 3 != 0) out[tid] = 43 * 1000 + 3 * (tid < 66 ? tid + 60 : tid - 66);
+  }
+  auto compaction = run_barrier_kernel("barrier_after_exit_thirds.yaml", words(out));
+  EXPECT_EQ(compaction["ideal"]["warps_formed"], 5u);  // 43 leaving threads in 2 warps, 85 staying in 3
+  EXPECT_EQ(compaction["ideal"]["warps_no_tbc"], 8u);
 }
 
 }  // namespace
