@@ -54,6 +54,7 @@ CompactionStats& CompactionStats::operator+=(const CompactionStats& o) {
   d_paths += o.d_paths;
   d_compacted += o.d_compacted;
   capri_skipped += o.capri_skipped;
+  capri_unblocked += o.capri_unblocked;
   return *this;
 }
 
@@ -172,6 +173,7 @@ nlohmann::json Gpu::stats_json() const {
                       : p_.sm.compaction == Compaction::capri ? "capri"
                                                               : "ideal"},
         {"capri_skipped", total.compaction.capri_skipped},
+        {"capri_unblocked", total.compaction.capri_unblocked},
         {"permutation", std::string(permutation_name(p_.sm.permutation))},
         {"cta_branches", total.compaction.cta_branches},
         {"divergent_cta_branches", total.compaction.divergent},

@@ -439,7 +439,7 @@ void Sm::issue(uint32_t slot, uint64_t now) {
       return;
     case ptx::StepKind::barrier:
       if (!compacting()) apply_stack(w, w.stack->advance(pc + 1), now, slot, pc);
-      if (!arrive_at_barrier(w, pc, issued)) return;
+      if (!arrive_at_barrier(w, pc, issued, now)) return;
       break;
     case ptx::StepKind::memory:
       if (!compacting()) apply_stack(w, w.stack->advance(pc + 1), now, slot, pc);
@@ -586,7 +586,7 @@ void Sm::settle(Warp& w, uint32_t slot, uint64_t now) {
 }
 
 // Each part of the slot arrives for its CTA warp; the slot waits until none of those warps waits any more.
-bool Sm::arrive_at_barrier(Warp& w, uint32_t pc, const Issued& issued) {
+bool Sm::arrive_at_barrier(Warp& w, uint32_t pc, const Issued& issued, uint64_t now) {
   if (issued.barrier.empty()) return true;
   Cta& cta = ctas_[w.cta];
   const uint32_t id = issued.barrier.front().second.barrier_id;
@@ -610,6 +610,7 @@ bool Sm::arrive_at_barrier(Warp& w, uint32_t pc, const Issued& issued) {
   w.at_barrier = std::any_of(w.parts.begin(), w.parts.end(),
                              [&cta](const Part& p) { return p.mask && cta.barriers.waiting(p.warp); });
   release_barrier_waiters(cta);
+  if (compacting()) compacted_check(cta, now);  // CAPRI: the last running warp may now wait
   check_cta_deadlock(cta);
   return true;
 }

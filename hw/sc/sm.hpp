@@ -65,7 +65,8 @@ struct CompactionStats {
   uint64_t warps_no_tbc = 0, warps_formed = 0, warps_ideal = 0;  // summed over those paths
   uint64_t formations = 0, formed_warps = 0;  // compactor runs (paths and reconvergence points), warps made
   uint64_t p_paths = 0, p_compacted = 0, d_paths = 0, d_compacted = 0;
-  uint64_t capri_skipped = 0;  // warp executions of branches that did not synchronize the CTA
+  uint64_t capri_skipped = 0;    // warp executions of branches that did not synchronize the CTA
+  uint64_t capri_unblocked = 0;  // times the CTA's waiting warps could not meet (see Sm::capri_unblock)
   CompactionStats& operator+=(const CompactionStats& o);
 };
 
@@ -149,6 +150,9 @@ class Sm : public sc_core::sc_module {
     std::unique_ptr<SimtStack> stack;  // without compaction
     uint32_t pc = 0;                   // with compaction (the CTA stack's path)
     bool at_sync = false;              // with compaction: waits for its CTA at a branch or reconvergence
+    std::array<ptx::LaneMask, ptx::kWarpSize>
+        sync_taken{};                         // per part: taken lanes of the branch it waits at
+    std::map<uint32_t, uint32_t> executions;  // CAPRI: per branch PC, executions since the CTA last resolved
     // CAPRI: after a branch that skips the CTA-wide synchronization, the warp runs on its own stack (over the
     // positions of `threads`) until it reconverges at free_until.
     bool free = false;
@@ -180,7 +184,11 @@ class Sm : public sc_core::sc_module {
     uint32_t at_sync = 0;
     bool sync_at_branch = false;
     uint32_t sync_pc = 0;
-    std::map<uint32_t, bool> capri_sync;  // CAPRI: decision per branch PC until the CTA next synchronizes
+    struct CapriRound {  // CAPRI: outcomes of skipped executions of one branch, one per warp
+      std::vector<ptx::LaneMask> taken, not_taken;  // per CTA warp
+      std::vector<uint32_t> slots;                  // warp slots that recorded one
+    };
+    std::map<uint32_t, CapriRound> capri_rounds;  // by branch PC
   };
   struct PendingOp {  // a load or atomic waiting for its responses, or a stack fill
     uint32_t slot = 0;
@@ -230,17 +238,25 @@ class Sm : public sc_core::sc_module {
   void compacted_continue(Cta& cta, uint32_t pc, uint64_t now);
   void compacted_form(Cta& cta, uint64_t now);
   std::vector<std::vector<Part>> form_warps(const std::vector<ptx::LaneMask>& mask);
-  bool capri_synchronizes(Cta& cta, uint32_t pc);
+  // CAPRI: true when the warp's execution of the branch at pc does not synchronize the CTA.
+  bool capri_skips(Cta& cta, Warp& w, uint32_t pc, const Issued& issued);
   void capri_train(uint32_t pc, bool adequate);
-  void free_branch(Warp& w, uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now);
+  void free_branch(Warp& w, uint32_t slot, uint32_t pc,
+                   const std::array<ptx::LaneMask, ptx::kWarpSize>& taken, uint64_t now);
+  // CAPRI: the warp runs the branch at pc and its region on a stack of its own (free mode).
+  void go_free(Warp& w, uint32_t slot, uint32_t pc, const std::array<ptx::LaneMask, ptx::kWarpSize>& taken,
+               uint64_t now);
+  bool capri_unblock(Cta& cta, uint64_t now);  // true when waiting warps were released into free mode
   void free_exit(Warp& w, uint32_t slot, ptx::LaneMask positions, uint32_t pc, uint64_t now);
   void threads_exit(Warp& w, uint32_t slot, const std::vector<Part>& gone,
                     uint64_t now);  // false: slot emptied
   void free_settle(Warp& w, uint32_t slot, uint64_t now);
   bool count_paths(uint32_t pc, const Cta& cta);  // true when compaction saved a warp on a path
+  // True when the two paths of a CTA-wide outcome are divergent and compaction forms fewer warps for one.
+  bool compaction_pays(const std::vector<ptx::LaneMask>& taken, const std::vector<ptx::LaneMask>& not_taken);
   void finish_cta(Cta& cta, uint64_t now);
   void settle(Warp& w, uint32_t slot, uint64_t now);  // implicit exit past the last instruction
-  bool arrive_at_barrier(Warp& w, uint32_t pc, const Issued& issued);  // false: the run failed
+  bool arrive_at_barrier(Warp& w, uint32_t pc, const Issued& issued, uint64_t now);  // false: the run failed
   void release_barrier_waiters(Cta& cta);
   void check_cta_deadlock(Cta& cta);
   void finish_warp(uint32_t slot, uint64_t now);

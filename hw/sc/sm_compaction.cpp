@@ -34,37 +34,52 @@ void Sm::compacted_branch(Warp& w, uint32_t slot, uint32_t pc, const Issued& iss
   Cta& cta = ctas_[w.cta];
   const ptx::Instr& in = k_.fn.code[pc];
   if (w.free) {
-    free_branch(w, slot, pc, issued, now);
+    free_branch(w, slot, pc, issued.taken, now);
     return;
   }
   if (in.guard == ptx::kNoReg) {
     compacted_advance(w, slot, in.target, now);
     return;
   }
-  if (p_.compaction == Compaction::capri && !capri_synchronizes(cta, pc)) {
-    // The warp handles the branch on its own stack, over its threads' positions, until it reconverges.
-    ++stats_.compaction.capri_skipped;
-    w.threads.clear();
-    for (const Part& part : w.parts) {
-      for (ptx::LaneMask m = part.mask; m; m &= m - 1) w.threads.emplace_back(part.warp, std::countr_zero(m));
+  if (p_.compaction == Compaction::capri) {
+    bool all = true, none = true;
+    for (size_t i = 0; i < w.parts.size(); ++i) {
+      all = all && issued.taken[i] == w.parts[i].mask;
+      none = none && issued.taken[i] == 0;
     }
-    const auto n = static_cast<uint32_t>(w.threads.size());
-    w.local.reset(pc, n >= 32 ? ~ptx::LaneMask{0} : (ptx::LaneMask{1} << n) - 1);
-    w.free = true;
-    w.free_until = k_.info[pc].reconvergence_pc;
-    free_branch(w, slot, pc, issued, now);
-    return;
+    // A warp whose threads split always waits for compaction (see capri_skips); one whose threads agree
+    // asks the predictor, and when it skips it stays on the CTA's path, so compaction inside the region still
+    // happens.
+    if ((all || none) && capri_skips(cta, w, pc, issued)) {
+      ++stats_.compaction.capri_skipped;
+      compacted_advance(w, slot, all ? in.target : pc + 1, now);
+      return;
+    }
   }
   for (size_t i = 0; i < w.parts.size(); ++i) {
     const Part& part = w.parts[i];
     cta.taken[part.warp] |= issued.taken[i];
     cta.not_taken[part.warp] |= part.mask & ~issued.taken[i];
   }
-  cta.sync_at_branch = true;
-  cta.sync_pc = pc;
+  w.sync_taken = issued.taken;
   w.at_sync = true;
   ++cta.at_sync;
   compacted_check(cta, now);
+}
+
+// Free mode: the warp handles the branch on its own stack, over its threads' positions, until it reconverges
+// at the branch's reconvergence point and rejoins the CTA's path.
+void Sm::go_free(Warp& w, uint32_t slot, uint32_t pc, const std::array<ptx::LaneMask, ptx::kWarpSize>& taken,
+                 uint64_t now) {
+  w.threads.clear();
+  for (const Part& part : w.parts) {
+    for (ptx::LaneMask m = part.mask; m; m &= m - 1) w.threads.emplace_back(part.warp, std::countr_zero(m));
+  }
+  const auto n = static_cast<uint32_t>(w.threads.size());
+  w.local.reset(pc, n >= 32 ? ~ptx::LaneMask{0} : (ptx::LaneMask{1} << n) - 1);
+  w.free = true;
+  w.free_until = k_.info[pc].reconvergence_pc;
+  free_branch(w, slot, pc, taken, now);
 }
 
 // Threads leave the slot, every entry of the CTA stack and the CTA's barrier counts.
@@ -144,10 +159,11 @@ void Sm::free_exit(Warp& w, uint32_t slot, ptx::LaneMask positions, uint32_t pc,
   if (cta.live) check_cta_deadlock(cta);
 }
 
-void Sm::free_branch(Warp& w, uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) {
+void Sm::free_branch(Warp& w, uint32_t slot, uint32_t pc,
+                     const std::array<ptx::LaneMask, ptx::kWarpSize>& taken_by_part, uint64_t now) {
   ptx::LaneMask taken = 0;
   for (size_t i = 0; i < w.parts.size(); ++i) {
-    for (ptx::LaneMask m = issued.taken[i]; m; m &= m - 1) {
+    for (ptx::LaneMask m = taken_by_part[i]; m; m &= m - 1) {
       const std::pair<uint32_t, uint32_t> t{w.parts[i].warp, std::countr_zero(m)};
       taken |= ptx::LaneMask{1} << (std::find(w.threads.begin(), w.threads.end(), t) - w.threads.begin());
     }
@@ -193,20 +209,93 @@ void Sm::compacted_advance(Warp& w, uint32_t slot, uint32_t next_pc, uint64_t no
   if (next_pc == cta.stack.back().reconvergence_pc) {
     w.at_sync = true;
     ++cta.at_sync;
-    cta.sync_at_branch = false;
     compacted_check(cta, now);
   }
 }
 
+// Under TBC the warps of a path run the same instructions, so when all wait they wait at the same place (a
+// branch, or the path's reconvergence point). CAPRI's unsynchronized branches let them part: see
+// capri_unblock.
 void Sm::compacted_check(Cta& cta, uint64_t now) {
-  if (cta.live_warps > 0 && cta.at_sync == cta.live_warps) compacted_resolve(cta, now);
+  if (cta.live_warps == 0) return;
+  if (p_.compaction == Compaction::capri && capri_unblock(cta, now)) return;
+  if (cta.at_sync < cta.live_warps) return;
+  const uint32_t pc = warps_[*std::find_if(cta.slots.begin(), cta.slots.end(), [this](uint32_t slot) {
+                        return warps_[slot].live && warps_[slot].at_sync;
+                      })].pc;
+  cta.sync_pc = pc;
+  cta.sync_at_branch = pc != cta.stack.back().reconvergence_pc;
+  compacted_resolve(cta, now);
+}
+
+// CAPRI: once every live warp of the CTA waits (at a synchronization or a barrier) but they cannot all meet,
+// warps waiting at the path's reconvergence point leave the path (the entry below holds their threads
+// there); if the rest then wait at one branch it resolves as usual, else each warp waiting at a branch runs
+// it on a stack of its own (free mode). Returns true when it acted.
+bool Sm::capri_unblock(Cta& cta, uint64_t now) {
+  const uint32_t r = cta.stack.back().reconvergence_pc;
+  bool barrier = false, at_r = false, branches_agree = true;
+  uint32_t branch_pc = ptx::kNoTarget;
+  for (uint32_t slot : cta.slots) {
+    const Warp& w = warps_[slot];
+    if (!w.live) continue;
+    if (w.at_barrier) {
+      barrier = true;
+    } else if (!w.at_sync) {
+      return false;  // a warp still runs
+    } else if (w.pc == r) {
+      at_r = true;
+    } else {
+      branches_agree = branches_agree && (branch_pc == ptx::kNoTarget || branch_pc == w.pc);
+      branch_pc = w.pc;
+    }
+  }
+  if (branch_pc == ptx::kNoTarget || (!at_r && !barrier && branches_agree)) return false;
+  others_changed_ = true;
+  ++stats_.compaction.capri_unblocked;
+  if (at_r) {
+    CtaEntry& top = cta.stack.back();
+    for (uint32_t slot : cta.slots) {
+      Warp& w = warps_[slot];
+      if (!w.live || !w.at_sync || w.pc != r) continue;
+      for (const Part& part : w.parts) top.mask[part.warp] &= ~part.mask;
+      w.live = false;
+      w.at_sync = false;
+      scheduler_.remove_warp(slot);
+      wave.mask[slot] = 0;
+      --cta.live_warps;
+      --cta.at_sync;
+    }
+  }
+  if (!barrier && branches_agree) {
+    cta.sync_pc = branch_pc;
+    cta.sync_at_branch = true;
+    compacted_resolve(cta, now);
+    return true;
+  }
+  std::fill(cta.taken.begin(), cta.taken.end(), 0);
+  std::fill(cta.not_taken.begin(), cta.not_taken.end(), 0);
+  std::vector<std::pair<uint32_t, uint64_t>> waiting;
+  for (uint32_t slot : cta.slots) {
+    if (warps_[slot].live && warps_[slot].at_sync) waiting.emplace_back(slot, warps_[slot].generation);
+  }
+  for (const auto& [slot, generation] : waiting) {
+    Warp& w = warps_[slot];
+    if (!cta.live || !w.live || w.generation != generation || !w.at_sync) continue;
+    w.at_sync = false;
+    --cta.at_sync;
+    go_free(w, slot, w.pc, w.sync_taken, now);
+  }
+  return true;
 }
 
 void Sm::compacted_resolve(Cta& cta, uint64_t now) {
   others_changed_ = true;
   cta.at_sync = 0;
-  cta.capri_sync.clear();
-  for (uint32_t slot : cta.slots) warps_[slot].at_sync = false;
+  for (uint32_t slot : cta.slots) {
+    warps_[slot].at_sync = false;
+    warps_[slot].executions.clear();  // the CTA's warps are at one place again
+  }
   if (!cta.sync_at_branch) {  // the path reached its reconvergence point
     cta.stack.pop_back();
     ++stats_.stack.pops;
@@ -225,7 +314,7 @@ void Sm::compacted_resolve(Cta& cta, uint64_t now) {
     ++stats_.compaction.divergent;
     adequate = count_paths(pc, cta);
   }
-  if (p_.compaction == Compaction::capri && any_taken && any_not) capri_train(pc, adequate);
+  if (p_.compaction == Compaction::capri) capri_train(pc, adequate);
   const std::vector<ptx::LaneMask> taken = cta.taken, not_taken = cta.not_taken;
   std::fill(cta.taken.begin(), cta.taken.end(), 0);
   std::fill(cta.not_taken.begin(), cta.not_taken.end(), 0);
@@ -279,7 +368,7 @@ void Sm::compacted_form(Cta& cta, uint64_t now) {
   }
   cta.live_warps = 0;
   cta.at_sync = 0;
-  cta.capri_sync.clear();
+  cta.capri_rounds.clear();
   while (!cta.stack.empty()) {
     const CtaEntry& top = cta.stack.back();
     const bool empty = std::all_of(top.mask.begin(), top.mask.end(), [](ptx::LaneMask m) { return m == 0; });
@@ -393,26 +482,72 @@ bool Sm::count_paths(uint32_t pc, const Cta& cta) {
   return any;
 }
 
-// CAPRI's compaction-adequacy prediction, per branch PC: a 2-bit counter trained at every synchronized
-// execution where the CTA diverged (up when compaction saved a warp, down otherwise); a branch predicted
-// inadequate skips the CTA synchronization, and is synchronized again after 16 skipped CTA executions so the
-// counter can relearn. All warps of a CTA take the same decision until the CTA next synchronizes. Uniform
-// executions do not train: a skipped branch runs its whole region on per-warp stacks (no compaction inside
-// it), so skipping uniform loop branches would switch compaction off for entire loop bodies.
-bool Sm::capri_synchronizes(Cta& cta, uint32_t pc) {
-  const auto it = cta.capri_sync.find(pc);
-  if (it != cta.capri_sync.end()) return it->second;
+// CAPRI's compaction-adequacy prediction, for a warp whose threads agree at a branch: a 2-bit counter per
+// branch PC, up when compaction would save a warp on one of the paths of a CTA-wide execution, down otherwise
+// (a CTA that did not diverge included). Synchronized executions train when the CTA resolves them; skipped
+// ones per round of one execution per warp on the CTA's path, from the outcomes they recorded. A skipping
+// decision is overridden every 16th time so the counter can relearn. A warp whose own threads split does not
+// ask: it always waits, as letting it run the rest of a loop on a stack of its own costs all compaction there
+// (on this suite that made CAPRI slower than TBC on every loop-divergent kernel). As warps may be at
+// different places of the path, a warp always joins a synchronization its CTA already waits at, and does not
+// wait at a branch another warp has passed more often than it has (that warp will not come back to meet it).
+bool Sm::capri_skips(Cta& cta, Warp& w, uint32_t pc, const Issued& issued) {
+  uint32_t& mine = w.executions[pc];
+  bool join = false, behind = false;
+  uint32_t on_path = 1, slot = 0;  // live warps on the CTA's path (not in free mode); the warp's slot
+  for (uint32_t other_slot : cta.slots) {
+    const Warp& other = warps_[other_slot];
+    if (&other == &w) slot = other_slot;
+    if (&other == &w || !other.live || other.free) continue;
+    ++on_path;
+    join = join || (other.at_sync && other.pc == pc);
+    const auto it = other.executions.find(pc);
+    behind = behind || (it != other.executions.end() && it->second > mine);
+  }
+  ++mine;
+  if (join) return false;
   if (capri_counter_.empty()) {
     capri_counter_.assign(k_.fn.code.size(), 2);
     capri_skipped_.assign(k_.fn.code.size(), 0);
   }
-  bool sync = capri_counter_[pc] >= 2;
-  if (!sync && ++capri_skipped_[pc] >= 16) {
-    sync = true;
+  if (!behind && capri_counter_[pc] >= 2) return false;
+  if (!behind && ++capri_skipped_[pc] >= 16) {
     capri_skipped_[pc] = 0;
+    return false;
   }
-  cta.capri_sync[pc] = sync;
-  return sync;
+  // A round holds one skipped execution per warp on the CTA's path; a warp coming back before the others
+  // (it is iterations ahead) closes the round early.
+  Cta::CapriRound& round = cta.capri_rounds[pc];
+  const auto close = [&] {
+    capri_train(pc, compaction_pays(round.taken, round.not_taken));
+    round.slots.clear();
+  };
+  if (std::find(round.slots.begin(), round.slots.end(), slot) != round.slots.end()) close();
+  if (round.slots.empty()) {
+    round.taken.assign(k_.warps_per_cta, 0);
+    round.not_taken.assign(k_.warps_per_cta, 0);
+  }
+  for (size_t i = 0; i < w.parts.size(); ++i) {
+    round.taken[w.parts[i].warp] |= issued.taken[i];
+    round.not_taken[w.parts[i].warp] |= w.parts[i].mask & ~issued.taken[i];
+  }
+  round.slots.push_back(slot);
+  if (round.slots.size() >= on_path) close();
+  return true;
+}
+
+bool Sm::compaction_pays(const std::vector<ptx::LaneMask>& taken,
+                         const std::vector<ptx::LaneMask>& not_taken) {
+  const auto any = [](const std::vector<ptx::LaneMask>& m) {
+    return std::any_of(m.begin(), m.end(), [](ptx::LaneMask x) { return x != 0; });
+  };
+  if (!any(taken) || !any(not_taken)) return false;
+  for (const std::vector<ptx::LaneMask>* path : {&taken, &not_taken}) {
+    const auto warps = static_cast<size_t>(
+        std::count_if(path->begin(), path->end(), [](ptx::LaneMask m) { return m != 0; }));
+    if (form_warps(*path).size() < warps) return true;
+  }
+  return false;
 }
 
 void Sm::capri_train(uint32_t pc, bool adequate) {
