@@ -607,8 +607,7 @@ bool Sm::arrive_at_barrier(Warp& w, uint32_t pc, const Issued& issued, uint64_t 
     }
     cta.barriers.arrive(warp, context(cta, warp).ctx, k_.fn.code[pc], pc, step);
   }
-  w.at_barrier = std::any_of(w.parts.begin(), w.parts.end(),
-                             [&cta](const Part& p) { return p.mask && cta.barriers.waiting(p.warp); });
+  w.at_barrier = waits_at_barrier(cta, w);
   release_barrier_waiters(cta);
   if (compacting()) compacted_check(cta, now);  // CAPRI: the last running warp may now wait
   check_cta_deadlock(cta);
@@ -621,10 +620,13 @@ void Sm::release_barrier_waiters(Cta& cta) {
   // A slot may hold threads of several CTA warps (compaction): it goes on once none of them waits.
   for (uint32_t slot : cta.slots) {
     Warp& w = warps_[slot];
-    if (!w.live || !w.at_barrier) continue;
-    w.at_barrier = std::any_of(w.parts.begin(), w.parts.end(),
-                               [&cta](const Part& p) { return p.mask && cta.barriers.waiting(p.warp); });
+    if (w.live && w.at_barrier) w.at_barrier = waits_at_barrier(cta, w);
   }
+}
+
+bool Sm::waits_at_barrier(const Cta& cta, const Warp& w) const {
+  return std::any_of(w.parts.begin(), w.parts.end(),
+                     [&cta](const Part& p) { return p.mask && cta.barriers.waiting(p.warp); });
 }
 
 void Sm::check_cta_deadlock(Cta& cta) {

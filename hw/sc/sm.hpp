@@ -166,6 +166,15 @@ class Sm : public sc_core::sc_module {
     uint32_t previous_pc = ptx::kNoTarget;
     uint64_t generation = 0;
   };
+  // A conditional branch's outcome over a CTA, per CTA warp: threads that take it and threads that fall
+  // through.
+  struct CtaOutcome {
+    std::vector<ptx::LaneMask> taken, not_taken;
+    explicit CtaOutcome(uint32_t warps = 0) : taken(warps, 0), not_taken(warps, 0) {}
+    // Adds the outcome of a slot's parts (taken lanes per part).
+    void add(const std::vector<Part>& parts, const std::array<ptx::LaneMask, ptx::kWarpSize>& taken_by_part);
+    bool diverged() const;  // threads on both paths
+  };
   struct CtaEntry {  // the CTA-wide post-dominator stack of thread block compaction
     uint32_t pc = 0;
     uint32_t reconvergence_pc = ptx::kNoTarget;
@@ -180,13 +189,12 @@ class Sm : public sc_core::sc_module {
     uint64_t barriers_before = 0;  // completions counted by earlier CTAs of this slot
     // Compaction.
     std::vector<CtaEntry> stack;
-    std::vector<ptx::LaneMask> taken, not_taken;  // outcome of the branch the CTA synchronizes on
     uint32_t at_sync = 0;
     bool sync_at_branch = false;
     uint32_t sync_pc = 0;
     struct CapriRound {  // CAPRI: outcomes of skipped executions of one branch, one per warp
-      std::vector<ptx::LaneMask> taken, not_taken;  // per CTA warp
-      std::vector<uint32_t> slots;                  // warp slots that recorded one
+      CtaOutcome outcome;
+      std::vector<uint32_t> slots;  // warp slots that recorded one
     };
     std::map<uint32_t, CapriRound> capri_rounds;  // by branch PC
   };
@@ -239,24 +247,24 @@ class Sm : public sc_core::sc_module {
   void compacted_form(Cta& cta, uint64_t now);
   std::vector<std::vector<Part>> form_warps(const std::vector<ptx::LaneMask>& mask);
   // CAPRI: true when the warp's execution of the branch at pc does not synchronize the CTA.
-  bool capri_skips(Cta& cta, Warp& w, uint32_t pc, const Issued& issued);
+  bool capri_skips(Cta& cta, Warp& w, uint32_t slot, uint32_t pc, const Issued& issued);
   void capri_train(uint32_t pc, bool adequate);
   void free_branch(Warp& w, uint32_t slot, uint32_t pc,
                    const std::array<ptx::LaneMask, ptx::kWarpSize>& taken, uint64_t now);
   // CAPRI: the warp runs the branch at pc and its region on a stack of its own (free mode).
   void go_free(Warp& w, uint32_t slot, uint32_t pc, const std::array<ptx::LaneMask, ptx::kWarpSize>& taken,
                uint64_t now);
-  bool capri_unblock(Cta& cta, uint64_t now);  // true when waiting warps were released into free mode
+  bool capri_unblock(Cta& cta, uint64_t now);  // true when it resolved the CTA or released waiting warps
   void free_exit(Warp& w, uint32_t slot, ptx::LaneMask positions, uint32_t pc, uint64_t now);
-  void threads_exit(Warp& w, uint32_t slot, const std::vector<Part>& gone,
-                    uint64_t now);  // false: slot emptied
+  void threads_exit(Warp& w, uint32_t slot, const std::vector<Part>& gone, uint64_t now);
   void free_settle(Warp& w, uint32_t slot, uint64_t now);
-  bool count_paths(uint32_t pc, const Cta& cta);  // true when compaction saved a warp on a path
-  // True when the two paths of a CTA-wide outcome are divergent and compaction forms fewer warps for one.
-  bool compaction_pays(const std::vector<ptx::LaneMask>& taken, const std::vector<ptx::LaneMask>& not_taken);
+  bool count_paths(uint32_t pc, const CtaOutcome& o);  // true when compaction saved a warp on a path
+  // True when the outcome diverged and compaction forms fewer warps for one of its paths.
+  bool compaction_pays(const CtaOutcome& o);
   void finish_cta(Cta& cta, uint64_t now);
   void settle(Warp& w, uint32_t slot, uint64_t now);  // implicit exit past the last instruction
   bool arrive_at_barrier(Warp& w, uint32_t pc, const Issued& issued, uint64_t now);  // false: the run failed
+  bool waits_at_barrier(const Cta& cta, const Warp& w) const;  // some CTA warp of its parts still waits
   void release_barrier_waiters(Cta& cta);
   void check_cta_deadlock(Cta& cta);
   void finish_warp(uint32_t slot, uint64_t now);

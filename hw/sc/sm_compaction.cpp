@@ -11,13 +11,30 @@
 #include "hw/sc/sm.hpp"
 
 namespace simtlm::hw {
+namespace {
+
+bool any_thread(const std::vector<ptx::LaneMask>& mask) {
+  return std::any_of(mask.begin(), mask.end(), [](ptx::LaneMask m) { return m != 0; });
+}
+
+}  // namespace
+
+void Sm::CtaOutcome::add(const std::vector<Part>& parts,
+                         const std::array<ptx::LaneMask, ptx::kWarpSize>& taken_by_part) {
+  for (size_t i = 0; i < parts.size(); ++i) {
+    taken[parts[i].warp] |= taken_by_part[i];
+    not_taken[parts[i].warp] |= parts[i].mask & ~taken_by_part[i];
+  }
+}
+
+bool Sm::CtaOutcome::diverged() const {
+  return any_thread(taken) && any_thread(not_taken);
+}
 
 void Sm::launch_compacted(Cta& cta, uint64_t now) {
   CtaEntry root;
   for (uint32_t i = 0; i < k_.warps_per_cta; ++i) root.mask.push_back(context(cta, i).ctx.valid);
   cta.stack.assign(1, root);
-  cta.taken.assign(k_.warps_per_cta, 0);
-  cta.not_taken.assign(k_.warps_per_cta, 0);
   cta.at_sync = 0;
   cta.sync_at_branch = false;
   stats_.stack.max_depth = std::max<uint64_t>(stats_.stack.max_depth, 1);
@@ -50,16 +67,11 @@ void Sm::compacted_branch(Warp& w, uint32_t slot, uint32_t pc, const Issued& iss
     // A warp whose threads split always waits for compaction (see capri_skips); one whose threads agree
     // asks the predictor, and when it skips it stays on the CTA's path, so compaction inside the region still
     // happens.
-    if ((all || none) && capri_skips(cta, w, pc, issued)) {
+    if ((all || none) && capri_skips(cta, w, slot, pc, issued)) {
       ++stats_.compaction.capri_skipped;
       compacted_advance(w, slot, all ? in.target : pc + 1, now);
       return;
     }
-  }
-  for (size_t i = 0; i < w.parts.size(); ++i) {
-    const Part& part = w.parts[i];
-    cta.taken[part.warp] |= issued.taken[i];
-    cta.not_taken[part.warp] |= part.mask & ~issued.taken[i];
   }
   w.sync_taken = issued.taken;
   w.at_sync = true;
@@ -273,8 +285,6 @@ bool Sm::capri_unblock(Cta& cta, uint64_t now) {
     compacted_resolve(cta, now);
     return true;
   }
-  std::fill(cta.taken.begin(), cta.taken.end(), 0);
-  std::fill(cta.not_taken.begin(), cta.not_taken.end(), 0);
   std::vector<std::pair<uint32_t, uint64_t>> waiting;
   for (uint32_t slot : cta.slots) {
     if (warps_[slot].live && warps_[slot].at_sync) waiting.emplace_back(slot, warps_[slot].generation);
@@ -292,9 +302,12 @@ bool Sm::capri_unblock(Cta& cta, uint64_t now) {
 void Sm::compacted_resolve(Cta& cta, uint64_t now) {
   others_changed_ = true;
   cta.at_sync = 0;
+  CtaOutcome outcome(cta.sync_at_branch ? k_.warps_per_cta : 0);  // of the warps waiting at the branch
   for (uint32_t slot : cta.slots) {
-    warps_[slot].at_sync = false;
-    warps_[slot].executions.clear();  // the CTA's warps are at one place again
+    Warp& w = warps_[slot];
+    if (cta.sync_at_branch && w.live && w.at_sync) outcome.add(w.parts, w.sync_taken);
+    w.at_sync = false;
+    w.executions.clear();  // the CTA's warps are at one place again
   }
   if (!cta.sync_at_branch) {  // the path reached its reconvergence point
     cta.stack.pop_back();
@@ -305,19 +318,14 @@ void Sm::compacted_resolve(Cta& cta, uint64_t now) {
   cta.sync_at_branch = false;
   const uint32_t pc = cta.sync_pc;
   const ptx::Instr& in = k_.fn.code[pc];
-  const bool any_taken = std::any_of(cta.taken.begin(), cta.taken.end(), [](ptx::LaneMask m) { return m; });
-  const bool any_not =
-      std::any_of(cta.not_taken.begin(), cta.not_taken.end(), [](ptx::LaneMask m) { return m; });
+  const bool any_taken = any_thread(outcome.taken), any_not = any_thread(outcome.not_taken);
   ++stats_.compaction.cta_branches;
   bool adequate = false;
   if (any_taken && any_not) {
     ++stats_.compaction.divergent;
-    adequate = count_paths(pc, cta);
+    adequate = count_paths(pc, outcome);
   }
   if (p_.compaction == Compaction::capri) capri_train(pc, adequate);
-  const std::vector<ptx::LaneMask> taken = cta.taken, not_taken = cta.not_taken;
-  std::fill(cta.taken.begin(), cta.taken.end(), 0);
-  std::fill(cta.not_taken.begin(), cta.not_taken.end(), 0);
   if (!any_taken || in.target == pc + 1) {
     compacted_continue(cta, pc + 1, now);
     return;
@@ -333,11 +341,11 @@ void Sm::compacted_resolve(Cta& cta, uint64_t now) {
   cta.stack.pop_back();
   if (r != top.reconvergence_pc) cta.stack.push_back(CtaEntry{r, top.reconvergence_pc, top.mask});
   if (pc + 1 != r) {
-    cta.stack.push_back(CtaEntry{pc + 1, r, not_taken});
+    cta.stack.push_back(CtaEntry{pc + 1, r, std::move(outcome.not_taken)});
     ++stats_.stack.pushes;
   }
   if (in.target != r) {
-    cta.stack.push_back(CtaEntry{in.target, r, taken});
+    cta.stack.push_back(CtaEntry{in.target, r, std::move(outcome.taken)});
     ++stats_.stack.pushes;
   }
   stats_.stack.max_depth = std::max<uint64_t>(stats_.stack.max_depth, cta.stack.size());
@@ -458,11 +466,11 @@ std::vector<std::vector<Sm::Part>> Sm::form_warps(const std::vector<ptx::LaneMas
   return out;
 }
 
-bool Sm::count_paths(uint32_t pc, const Cta& cta) {
+bool Sm::count_paths(uint32_t pc, const CtaOutcome& o) {
   CompactionStats& s = stats_.compaction;
   bool any = false;
   const bool data = k_.data_branch[pc];
-  for (const std::vector<ptx::LaneMask>* path : {&cta.taken, &cta.not_taken}) {
+  for (const std::vector<ptx::LaneMask>* path : {&o.taken, &o.not_taken}) {
     uint64_t active = 0, no_tbc = 0;
     for (ptx::LaneMask m : *path) {
       active += static_cast<uint64_t>(std::popcount(m));
@@ -487,18 +495,17 @@ bool Sm::count_paths(uint32_t pc, const Cta& cta) {
 // (a CTA that did not diverge included). Synchronized executions train when the CTA resolves them; skipped
 // ones per round of one execution per warp on the CTA's path, from the outcomes they recorded. A skipping
 // decision is overridden every 16th time so the counter can relearn. A warp whose own threads split does not
-// ask: it always waits, as letting it run the rest of a loop on a stack of its own costs all compaction there
-// (on this suite that made CAPRI slower than TBC on every loop-divergent kernel). As warps may be at
+// ask: it always waits, as skipping would run the rest of the branch's region (a whole loop for a loop exit)
+// on a stack of its own, without compaction. As warps may be at
 // different places of the path, a warp always joins a synchronization its CTA already waits at, and does not
 // wait at a branch another warp has passed more often than it has (that warp will not come back to meet it).
-bool Sm::capri_skips(Cta& cta, Warp& w, uint32_t pc, const Issued& issued) {
+bool Sm::capri_skips(Cta& cta, Warp& w, uint32_t slot, uint32_t pc, const Issued& issued) {
   uint32_t& mine = w.executions[pc];
   bool join = false, behind = false;
-  uint32_t on_path = 1, slot = 0;  // live warps on the CTA's path (not in free mode); the warp's slot
+  uint32_t on_path = 1;  // live warps on the CTA's path (not in free mode)
   for (uint32_t other_slot : cta.slots) {
     const Warp& other = warps_[other_slot];
-    if (&other == &w) slot = other_slot;
-    if (&other == &w || !other.live || other.free) continue;
+    if (other_slot == slot || !other.live || other.free) continue;
     ++on_path;
     join = join || (other.at_sync && other.pc == pc);
     const auto it = other.executions.find(pc);
@@ -519,30 +526,20 @@ bool Sm::capri_skips(Cta& cta, Warp& w, uint32_t pc, const Issued& issued) {
   // (it is iterations ahead) closes the round early.
   Cta::CapriRound& round = cta.capri_rounds[pc];
   const auto close = [&] {
-    capri_train(pc, compaction_pays(round.taken, round.not_taken));
+    capri_train(pc, compaction_pays(round.outcome));
     round.slots.clear();
   };
   if (std::find(round.slots.begin(), round.slots.end(), slot) != round.slots.end()) close();
-  if (round.slots.empty()) {
-    round.taken.assign(k_.warps_per_cta, 0);
-    round.not_taken.assign(k_.warps_per_cta, 0);
-  }
-  for (size_t i = 0; i < w.parts.size(); ++i) {
-    round.taken[w.parts[i].warp] |= issued.taken[i];
-    round.not_taken[w.parts[i].warp] |= w.parts[i].mask & ~issued.taken[i];
-  }
+  if (round.slots.empty()) round.outcome = CtaOutcome(k_.warps_per_cta);
+  round.outcome.add(w.parts, issued.taken);
   round.slots.push_back(slot);
   if (round.slots.size() >= on_path) close();
   return true;
 }
 
-bool Sm::compaction_pays(const std::vector<ptx::LaneMask>& taken,
-                         const std::vector<ptx::LaneMask>& not_taken) {
-  const auto any = [](const std::vector<ptx::LaneMask>& m) {
-    return std::any_of(m.begin(), m.end(), [](ptx::LaneMask x) { return x != 0; });
-  };
-  if (!any(taken) || !any(not_taken)) return false;
-  for (const std::vector<ptx::LaneMask>* path : {&taken, &not_taken}) {
+bool Sm::compaction_pays(const CtaOutcome& o) {
+  if (!o.diverged()) return false;
+  for (const std::vector<ptx::LaneMask>* path : {&o.taken, &o.not_taken}) {
     const auto warps = static_cast<size_t>(
         std::count_if(path->begin(), path->end(), [](ptx::LaneMask m) { return m != 0; }));
     if (form_warps(*path).size() < warps) return true;
