@@ -10,28 +10,48 @@ namespace {
 constexpr uint32_t kMaxBanks = 64;
 }  // namespace
 
-Coalescer::Coalescer(uint32_t segment_bytes) : segment_(segment_bytes) {
+Coalescer::Coalescer(uint32_t segment_bytes, uint32_t line_bytes)
+    : segment_(segment_bytes), request_(std::min(segment_bytes, line_bytes)) {
   if (segment_bytes != 32 && segment_bytes != 64 && segment_bytes != 128) {
     throw std::invalid_argument("coalescer segment must be 32, 64 or 128 bytes");
+  }
+  if (line_bytes < 32 || !std::has_single_bit(line_bytes)) {
+    throw std::invalid_argument("coalescer line size must be a power of two of at least 32 bytes");
   }
 }
 
 void Coalescer::coalesce(const uint64_t* addr, uint32_t bytes_per_lane, uint32_t active,
                          std::vector<CoalescedRequest>& out) const {
   const size_t first = out.size();
-  const uint64_t mask = ~uint64_t(segment_ - 1);
+  // The pieces of a segment split by line are the aligned blocks of the smaller size: walking those
+  // directly gives each piece its own lane order.
+  const uint64_t mask = ~uint64_t(request_ - 1);
   for (uint32_t pending = active; pending; pending &= pending - 1) {
     const uint32_t lane = uint32_t(std::countr_zero(pending));
     const uint64_t begin = addr[lane], end = begin + std::max<uint32_t>(bytes_per_lane, 1);
-    for (uint64_t seg = begin & mask; seg < end; seg += segment_) {
+    for (uint64_t seg = begin & mask; seg < end; seg += request_) {
       auto it = std::find_if(out.begin() + first, out.end(), [&](const auto& r) { return r.base == seg; });
       if (it == out.end()) {
-        out.push_back({seg, segment_, 0, 0});
+        out.push_back({seg, request_, 0, 0});
         it = out.end() - 1;
       }
       it->lanes |= 1u << lane;
-      const uint64_t lo = std::max(begin, seg) - seg, hi = std::min(end, seg + segment_) - seg;
+      const uint64_t lo = std::max(begin, seg) - seg, hi = std::min(end, seg + request_) - seg;
       for (uint64_t s = lo / 32; s * 32 < hi; ++s) it->sectors |= 1u << s;
+    }
+  }
+}
+
+void atomic_targets(const uint64_t* addr, uint32_t lanes, std::vector<mem::AtomicTarget>& out) {
+  out.clear();
+  for (uint32_t m = lanes; m; m &= m - 1) {
+    const uint64_t a = addr[std::countr_zero(m)];
+    auto it =
+        std::find_if(out.begin(), out.end(), [a](const mem::AtomicTarget& t) { return t.address == a; });
+    if (it == out.end()) {
+      out.push_back({a, 1});
+    } else {
+      ++it->operations;
     }
   }
 }

@@ -53,6 +53,10 @@ class CtaWideRunner {
   }
 
   void run() {
+    if (!fn_.linked_callees.empty())  // the CTA-wide stack has no call frames (docs/simt-stack.md, "Calls")
+      throw ptx::KernelError("kernel " + fn_.name + " calls .func " +
+                             module_.functions[fn_.linked_callees[0].function].name +
+                             ": calls are not supported by the CTA-wide compaction study");
     const uint64_t ctas = launch_.grid.count();
     for (uint64_t id = 0; id < ctas; ++id) run_cta(id);
   }
@@ -141,7 +145,7 @@ class CtaWideRunner {
     cta_.ctaid = ptx::Dim3{static_cast<uint32_t>(id % g.x), static_cast<uint32_t>(id / g.x % g.y),
                            static_cast<uint32_t>(id / (uint64_t(g.x) * g.y))};
     cta_.smid = 0;
-    cta_.shared.assign(size_t(fn_.static_shared_bytes) + launch_.dynamic_shared_bytes, 0);
+    cta_.shared.assign(ptx::shared_layout(fn_, launch_.dynamic_shared_bytes).cta_bytes, 0);
     warps_.resize(nwarps_);
     Entry root;
     root.mask.resize(nwarps_);

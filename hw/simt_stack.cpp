@@ -15,6 +15,7 @@ void SimtStack::reset(uint32_t pc, LaneMask mask) {
   exited_ = 0;
   past_carrier_ = false;
   live_sync_.clear();
+  calls_.clear();
   counters_.max_depth = depth();
 }
 
@@ -108,6 +109,39 @@ StackUpdate SimtStack::exit(LaneMask lanes, uint32_t next_pc) {
   return finish(u);
 }
 
+StackUpdate SimtStack::call(LaneMask lanes, uint32_t return_pc, uint32_t entry_pc) {
+  StackUpdate u;
+  past_carrier_ = false;
+  lanes &= mask_;
+  if (lanes) {
+    // The caller's entry never matches a join: under token its join field is not a PC.
+    const uint32_t join = params_.discipline == Discipline::token ? kCallFrame : rpc_;
+    push(StackEntry{EntryKind::path, return_pc, join, mask_}, u);
+    ++u.pushes;
+    calls_.push_back(CallLevel{storage_.size(), 0});
+    pc_ = entry_pc;
+    mask_ = lanes;
+    rpc_ = kCallFrame;
+    counters_.max_depth = std::max<uint64_t>(counters_.max_depth, depth());
+  } else {
+    pc_ = return_pc;
+  }
+  settle(u);
+  return finish(u);
+}
+
+StackUpdate SimtStack::ret(LaneMask lanes, uint32_t next_pc) {
+  if (calls_.empty()) return exit(lanes, next_pc);
+  StackUpdate u;
+  past_carrier_ = false;
+  lanes &= mask_;
+  calls_.back().returned |= lanes;
+  mask_ &= ~lanes;
+  pc_ = next_pc;
+  settle(u);
+  return finish(u);
+}
+
 void SimtStack::settle(StackUpdate& u) {
   const bool token = params_.discipline == Discipline::token;
   for (;;) {
@@ -124,9 +158,15 @@ void SimtStack::settle(StackUpdate& u) {
     } else if (storage_.empty()) {
       return;  // every lane exited
     }
+    const bool call_done = !calls_.empty() && storage_.size() == calls_.back().caller_depth;
     const StackEntry e = pop(u);
     pc_ = e.pc;
     mask_ = e.mask & ~exited_;
+    if (call_done) {
+      calls_.pop_back();
+    } else if (!calls_.empty()) {
+      mask_ &= ~calls_.back().returned;
+    }
     rpc_ = e.reconvergence_pc;
     past_carrier_ = e.kind == EntryKind::sync;
   }

@@ -11,6 +11,9 @@
 //   the join of the innermost region pops (the carrier instruction of SASS): a DIV token resumes its lanes
 //   at its pc, the SYNC token restores the region's mask past the carrier. Exited lanes are dropped from
 //   popped entries; when every executing lane has exited the next entry pops.
+// Calls (both disciplines): call() pushes the caller's path waiting at the return PC and runs the calling
+//   lanes in the callee; ret() drops the returning lanes from the callee's entries (as they pop) until the
+//   caller's entry pops with every lane of the call (docs/simt-stack.md, "Calls").
 #pragma once
 
 #include <algorithm>
@@ -22,6 +25,9 @@
 #include "hw/stack_params.hpp"
 
 namespace simtlm::hw {
+
+// Join field of the executing path inside a call: never a PC, so only returns end the call.
+inline constexpr uint32_t kCallFrame = 0xfffffffeu;
 
 struct BranchOutcome {
   uint32_t pc = 0;
@@ -88,6 +94,11 @@ class SimtStack {
   StackUpdate advance(uint32_t next_pc);
   // lanes of the executing path exited; the others go on at next_pc.
   StackUpdate exit(LaneMask lanes, uint32_t next_pc);
+  // lanes of the executing path call the function at entry_pc; the executing path resumes at return_pc.
+  StackUpdate call(LaneMask lanes, uint32_t return_pc, uint32_t entry_pc);
+  // lanes of the executing path return from the innermost call; the others go on at next_pc.
+  StackUpdate ret(LaneMask lanes, uint32_t next_pc);
+  size_t call_depth() const { return calls_.size(); }
 
   const StackCounters& counters() const { return counters_; }
   const SpillEngine& storage() const { return storage_; }
@@ -108,6 +119,11 @@ class SimtStack {
   LaneMask exited_ = 0;
   bool past_carrier_ = false;               // token: the SYNC token just popped here, do not pop again
   std::map<uint32_t, uint32_t> live_sync_;  // token: join PC -> SYNC tokens on the stack
+  struct CallLevel {
+    size_t caller_depth = 0;  // storage size with the caller's entry on top
+    LaneMask returned = 0;    // lanes of the call that returned
+  };
+  std::vector<CallLevel> calls_;  // innermost last
 };
 
 }  // namespace simtlm::hw

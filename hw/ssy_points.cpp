@@ -6,7 +6,14 @@
 
 namespace simtlm::hw {
 
-SsyMap::SsyMap(const ptx::Function& fn, const ptx::Cfg& cfg) : cfg_(cfg), by_pc_(fn.code.size() + 1) {
+SsyMap::SsyMap(const ptx::Function& fn, const ptx::Cfg& cfg)
+    : cfg_(cfg),
+      by_pc_(fn.code.size() + 1),
+      callee_entry_(fn.code.size() + 1, 0),
+      callee_ret_(fn.code.size() + 1, 0) {
+  for (const ptx::LinkedCallee& callee : fn.linked_callees) callee_entry_[callee.entry_pc] = 1;
+  for (uint32_t pc = 0; pc < fn.code.size(); ++pc)
+    callee_ret_[pc] = fn.code[pc].returns_from != ptx::kNoTarget;
   const auto& blocks = cfg.blocks();
   const uint32_t exit_block = cfg.virtual_exit();
   std::map<uint32_t, std::vector<uint8_t>> regions;  // join PC -> blocks
@@ -33,8 +40,8 @@ SsyMap::SsyMap(const ptx::Function& fn, const ptx::Cfg& cfg) : cfg_(cfg), by_pc_
     for (uint32_t b = 0; b < blocks.size(); ++b) {
       if (!region[b]) continue;
       const auto& pred = blocks[b].pred;
-      const bool entered =
-          b == 0 || std::any_of(pred.begin(), pred.end(), [&](uint32_t p) { return !region[p]; });
+      const bool entered = b == 0 || callee_entry_[blocks[b].first] ||
+                           std::any_of(pred.begin(), pred.end(), [&](uint32_t p) { return !region[p]; });
       if (!entered) continue;
       by_pc_[blocks[b].first].push_back(SsyPoint{blocks[b].first, join, region});
       ++count_;
@@ -56,6 +63,8 @@ const std::vector<SsyPoint>& SsyMap::points_at(uint32_t pc) const {
 
 std::vector<uint32_t> SsyMap::fire(uint32_t pc, uint32_t previous_pc) const {
   std::vector<uint32_t> joins;
+  if (pc < callee_entry_.size() && callee_entry_[pc]) previous_pc = ptx::kNoTarget;  // entered by a call
+  if (previous_pc < callee_ret_.size() && callee_ret_[previous_pc] && pc > 0) previous_pc = pc - 1;
   for (const SsyPoint& p : points_at(pc)) {
     const bool inside = previous_pc != ptx::kNoTarget && previous_pc < by_pc_.size() - 1 &&
                         p.region[cfg_.block_of(previous_pc)];

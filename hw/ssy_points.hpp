@@ -8,6 +8,9 @@
 // first instruction of a region block that is entered from outside the region (or is the kernel entry),
 // and it fires when the warp is about to execute it and the instruction it executed last lies outside the
 // region. Branches that reconverge only at the virtual exit get no SSY: their lanes rejoin by exiting.
+// Calls (docs/simt-stack.md): a .func linked into the kernel starts a region like the kernel entry does, and
+// its SSY points fire whenever a call enters it (recursive calls come from inside the callee's own regions);
+// after a ret the warp continues as if it came from the call instruction.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +39,8 @@ class SsyMap {
  private:
   const ptx::Cfg& cfg_;
   std::vector<std::vector<SsyPoint>> by_pc_;
+  std::vector<uint8_t> callee_entry_;  // per PC: first instruction of a linked .func
+  std::vector<uint8_t> callee_ret_;    // per PC: ret of a linked .func
   size_t count_ = 0;
 };
 

@@ -32,7 +32,7 @@ StackRunResult StackRunner::run(const launch::Launch& launch) const {
   const ptx::Executor executor(context);
   ptx::CtaContext cta;
   cta.ctaid = ptx::Dim3{0, 0, 0};  // Dim3 defaults to 1s (a size), not a coordinate
-  cta.shared.assign(size_t(kernel->static_shared_bytes) + launch.shared_bytes, 0);
+  cta.shared.assign(ptx::shared_layout(*kernel, launch.shared_bytes).cta_bytes, 0);
   ptx::WarpContext warp;
   warp.cta = &cta;
   executor.init_warp(warp, cta, 0);
@@ -64,7 +64,14 @@ StackRunResult StackRunner::run(const launch::Launch& launch) const {
       stack.branch(BranchOutcome{pc, mask, in.guard == ptx::kNoReg ? mask : step.taken, in.target, pc + 1,
                                  cfg.reconvergence_pc(pc)});
     } else if (step.kind == ptx::StepKind::exit) {
-      stack.exit(step.active, pc + 1);
+      if (code[pc].returns_from != ptx::kNoTarget) {
+        stack.ret(step.active, pc + 1);
+      } else {
+        stack.exit(step.active, pc + 1);
+      }
+    } else if (code[pc].op == ptx::Op::call && code[pc].call_site != ptx::kNoTarget) {
+      const ptx::CallSite& site = kernel->call_sites[code[pc].call_site];
+      stack.call(step.active, pc + 1, kernel->linked_callees.at(site.linked).entry_pc);
     } else {
       stack.advance(pc + 1);
     }

@@ -15,6 +15,7 @@
 #include "models/config/machine_config.hpp"
 #include "models/launch/launch.hpp"
 #include "models/launch/outputs.hpp"
+#include "models/launch/sequence.hpp"
 #include "models/launch/session.hpp"
 #include "models/launch/sha256.hpp"
 #include "models/launch/stats_json.hpp"
@@ -34,11 +35,19 @@ launch::SessionOptions session_options(uint64_t budget, bool capture_printf) {
   return options;
 }
 
+launch::SessionOptions run_session_options(const RunArgs& args, bool capture_printf) {
+  launch::SessionOptions options = session_options(args.budget, capture_printf);
+  if (args.out_of_bounds == "warn") options.out_of_bounds = ptx::OutOfBounds::warn;
+  if (args.out_of_bounds == "error") options.out_of_bounds = ptx::OutOfBounds::error;
+  return options;
+}
+
 namespace {
 
 void write_stats(const Session& session, const SessionResult& result, const fs::path& dir) {
-  const nlohmann::json doc = launch::stats_json(session.launch(), session.module(), session.kernel(),
-                                                result.stats, result.wall_seconds);
+  nlohmann::json doc = launch::stats_json(session.launch(), session.module(), session.kernel(), result.stats,
+                                          result.wall_seconds);
+  launch::add_diagnostics(doc, result, false, session.launch().path.string());
   const std::string text = doc.dump(2) + "\n";
   launch::write_file_atomic(dir / "stats.json", std::vector<uint8_t>(text.begin(), text.end()));
 }
@@ -70,7 +79,12 @@ int run_command(const RunArgs& args) {
   if (args.mode != "functional" && args.mode != "timing" && !args.mode.empty()) {
     throw std::runtime_error("--mode must be functional or timing, not " + args.mode);
   }
-  if (args.mode == "timing" || (args.mode.empty() && !args.config.empty())) return run_timing_command(args);
+  const bool timing = args.mode == "timing" || (args.mode.empty() && !args.config.empty());
+  if (launch::load_launch(args.launch).is_sequence()) {
+    if (timing) return run_sequence_timing_command(args);
+  } else if (timing) {
+    return run_timing_command(args);
+  }
   if (!args.config.empty()) check_machine_config(args.config);
   if (!args.overrides.empty() || !args.trace_vcd.empty() || !args.trace_warps.empty() || !args.rtl.empty() ||
       args.rtl_check) {
@@ -78,7 +92,8 @@ int run_command(const RunArgs& args) {
         "--set, --trace-vcd, --trace-warps, --rtl and --rtl-check need the timing model (--config or --mode "
         "timing)");
   }
-  Session session(launch::load_launch(args.launch), session_options(args.budget, false));
+  if (launch::load_launch(args.launch).is_sequence()) return run_sequence_command(args);
+  Session session(launch::load_launch(args.launch), run_session_options(args, false));
   SessionResult result;
   try {
     result = session.run();
@@ -104,7 +119,19 @@ int run_command(const RunArgs& args) {
 }
 
 int check_command(const fs::path& launch_path) {
-  Session session(launch::load_launch(launch_path), session_options(0, false));
+  launch::Launch loaded = launch::load_launch(launch_path);
+  if (loaded.is_sequence()) {
+    const launch::SequenceSession session(std::move(loaded), session_options(0, false));
+    size_t buffers = 0;
+    for (const auto& spec : session.launch().buffers) {
+      if (spec.is_symbol) continue;
+      launch::init_buffer(session.launch(), spec);
+      ++buffers;
+    }
+    fmt::print("{}: ok (a launch sequence, {} buffers)\n", launch_path.string(), buffers);
+    return 0;
+  }
+  Session session(std::move(loaded), session_options(0, false));
   for (const auto& spec : session.launch().buffers) launch::init_buffer(session.launch(), spec);
   fmt::print("{}: ok (kernel {}, {} parameters, {} buffers)\n", launch_path.string(), session.kernel().name,
              session.kernel().params.size(), session.launch().buffers.size());
@@ -144,7 +171,25 @@ DemoRow run_demo_workload(const fs::path& file, const fs::path& out) {
   row.file = file;
   row.workload = file.stem().string();
   try {
-    Session session(launch::load_launch(file), session_options(0, true));
+    launch::Launch loaded = launch::load_launch(file);
+    if (loaded.is_sequence()) {
+      launch::SequenceSession session(std::move(loaded), session_options(0, true));
+      const SessionResult result = session.run();
+      row.kernel = fmt::format("{} launches", result.launches.size());
+      row.stats = result.stats;
+      row.divergent_fraction = result.stats.branches
+                                   ? double(result.stats.divergent_branches) / double(result.stats.branches)
+                                   : 0.0;
+      row.status = check_status(result);
+      for (const auto& [name, bytes] : result.buffers) row.sha256[name] = launch::sha256_hex(bytes);
+      if (!result.ok()) row.error = result.failures.front();
+      const fs::path dir = out / row.workload;
+      launch::write_outputs(session.launch(), result.buffers, dir, {});
+      const std::string text = launch::sequence_stats_json(session, result, result.stats).dump(2) + "\n";
+      launch::write_file_atomic(dir / "stats.json", std::vector<uint8_t>(text.begin(), text.end()));
+      return row;
+    }
+    Session session(std::move(loaded), session_options(0, true));
     row.kernel = session.launch().kernel;
     const SessionResult result = session.run();
     row.stats = result.stats;

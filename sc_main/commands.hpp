@@ -28,9 +28,16 @@ struct RunArgs {
   std::string rtl;         // --rtl: comma-separated units that run as Verilated RTL
   bool rtl_check = false;  // --rtl-check: run C++ model and RTL side by side
   uint64_t budget = 0;
+  std::string out_of_bounds;  // "", "error" or "warn"
   bool quiet = false;
 };
 int run_command(const RunArgs& args);
+// Session options of a run: the budget, the host references and --out-of-bounds.
+launch::SessionOptions run_session_options(const RunArgs& args, bool capture_printf);
+// A launch sequence (launches:) on the functional model (sc_main/sequence_command.cpp).
+int run_sequence_command(const RunArgs& args);
+// A launch sequence on the timing model, in one SystemC simulation (sc_main/sequence_command.cpp).
+int run_sequence_timing_command(const RunArgs& args);
 // The timing-mode half of run_command (sc_main/timing_command.cpp).
 int run_timing_command(const RunArgs& args);
 

@@ -50,6 +50,11 @@ extern "C" int sc_main(int argc, char* argv[]) {
       "--rtl-check", run.rtl_check,
       "Timing mode: run the C++ model and the RTL of the --rtl units (default all) side by side and "
       "stop at the first disagreement with a report");
+  run_cmd
+      ->add_option("--out-of-bounds", run.out_of_bounds,
+                   "error or warn: overrides the launch file's out_of_bounds (warn: loads outside every "
+                   "buffer read zeros, stores are dropped, both are counted)")
+      ->check(CLI::IsMember({"error", "warn"}));
   run_cmd->add_flag("--quiet", run.quiet, "Print nothing but errors");
 
   simtlm::cli::DemoArgs demo;

@@ -34,7 +34,7 @@ config::MachineConfig machine_config(const RunArgs& args) {
 
 int run_timing_command(const RunArgs& args) {
   const config::MachineConfig machine = machine_config(args);
-  const launch::Session session(launch::load_launch(args.launch), session_options(args.budget, false));
+  const launch::Session session(launch::load_launch(args.launch), run_session_options(args, false));
   const std::unique_ptr<launch::DeviceImage> image = session.prepare_device();
   std::ofstream trace;
   hw::TimingOptions options;
@@ -68,6 +68,9 @@ int run_timing_command(const RunArgs& args) {
   }
   launch::SessionResult result;
   result.buffers = timing.buffers;
+  result.warnings = session.warnings();
+  result.out_of_bounds_warn = image->memory.tolerates_out_of_bounds();
+  result.out_of_bounds = image->memory.out_of_bounds_log();
   session.verify(result, *image);
 
   const fs::path dir = args.out.empty() ? fs::path("out") / args.launch.stem() : args.out;
@@ -78,6 +81,7 @@ int run_timing_command(const RunArgs& args) {
   doc["overrides"] = args.overrides;
   doc["units"] = hw::describe(options.units);
   doc.update(timing.stats);
+  launch::add_diagnostics(doc, result, false, args.launch.string());
   const double wall = timing.wall_seconds > 0 ? timing.wall_seconds : 1e-9;
   doc["host"] = {{"wall_seconds", timing.wall_seconds},
                  {"thread_instructions_per_second", double(timing.thread_instructions) / wall},

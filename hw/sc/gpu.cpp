@@ -9,7 +9,7 @@ namespace simtlm::hw {
 
 Gpu::Gpu(sc_core::sc_module_name name, const GpuParams& params, const TimingKernel& kernel,
          const SmUnits& units)
-    : sc_module(name), p_(params), k_(kernel), xbar_("xbar", params.xbar) {
+    : sc_module(name), p_(params), k_(kernel), xbar_("xbar", params.xbar), drain_("drain") {
   for (uint32_t i = 0; i < p_.sms; ++i) {
     auto sm = std::make_unique<Sm>(("sm" + std::to_string(i)).c_str(), i, p_.sm, k_, units);
     sm->on_cta_done = [this](uint32_t s) { cta_done(s); };
@@ -35,6 +35,9 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuParams& params, const TimingKern
     l2->out.bind(dram_[b % p_.dram.channels]->in);
     l2_.push_back(std::move(l2));
   }
+  for (auto& sm : sms_) drain_.watch(sm->lsu().idle_event());
+  for (auto& l1 : l1_) drain_.watch(l1->idle_event());
+  for (auto& l2 : l2_) drain_.watch(l2->idle_event());
   total_ctas_ = k_.launch.grid.count();
   SC_METHOD(start);
   sensitive << start_;
@@ -42,6 +45,9 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuParams& params, const TimingKern
   start_.notify(sc_core::SC_ZERO_TIME);
   SC_METHOD(watchdog);
   sensitive << watchdog_;
+  dont_initialize();
+  SC_METHOD(kernel_ended);
+  sensitive << kernel_end_;
   dont_initialize();
 }
 
@@ -91,9 +97,29 @@ void Gpu::cta_done(uint32_t sm) {
   ++done_ctas_;
   dispatch(sm);
   if (finished()) {
-    end_cycle_ = now_cycle() + 1;  // the completing cycle counts
     watchdog_.cancel();
+    // The kernel ends when its memory requests are answered (the completing cycle counts); its dirty lines
+    // are written back after that, timed apart from the kernel (write_back.cycles).
+    drain_memory([this] { end_cycle_ = now_cycle() + 1; },
+                 [this] {
+                   write_back_end_cycle_ = now_cycle();
+                   // In a process of its own: the SM that finished the last CTA is still on the stack.
+                   if (on_kernel_end) kernel_end_.notify(sc_core::SC_ZERO_TIME);
+                 });
   }
+}
+
+void Gpu::kernel_ended() {
+  if (on_kernel_end()) begin_next_kernel();
+}
+
+void Gpu::begin_next_kernel() {
+  total_ctas_ = k_.launch.grid.count();
+  next_cta_ = done_ctas_ = 0;
+  grid_thread_instructions_ = watchdog_seen_instructions_ = 0;
+  kernel_start_cycle_ = now_cycle();
+  for (auto& sm : sms_) sm->next_kernel();
+  start_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void Gpu::watchdog() {

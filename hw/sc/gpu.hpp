@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -15,6 +16,7 @@
 #include "hw/sc/timing_params.hpp"
 #include "models/mem/cache.hpp"
 #include "models/mem/crossbar.hpp"
+#include "models/mem/drain.hpp"
 #include "models/mem/dram.hpp"
 
 namespace simtlm::hw {
@@ -36,9 +38,22 @@ class Gpu : public sc_core::sc_module {
   std::vector<std::unique_ptr<Sm>>& sms() { return sms_; }
   // Explains why nothing finished: what every SM waits for and its oldest memory request.
   std::string describe_state() const;
+  // A kernel's end for the memory system (hw/sc/gpu_drain.cpp): once every SM's memory requests have their
+  // responses, requests_done runs; then every dirty line is written back, write-back L1s into the L2, then
+  // the L2 banks into DRAM, lines staying valid and clean, and written_back runs when DRAM has acknowledged
+  // the last write. Call it from within the simulation after the kernel's last CTA completed.
+  void drain_memory(std::function<void()> requests_done, std::function<void()> written_back);
+  uint64_t write_back_end_cycle() const { return write_back_end_cycle_; }
+  // Launch sequences: called when a kernel has ended and its dirty lines are written back. It returns true
+  // after replacing, in place, the TimingKernel the Gpu was built with by the next launch's; the Gpu then
+  // runs that kernel on the same SMs, caches and DRAM. Nothing set, or false: the simulation ends.
+  std::function<bool()> on_kernel_end;
+  uint64_t kernel_start_cycle() const { return kernel_start_cycle_; }
 
  private:
   void start();
+  void kernel_ended();
+  void begin_next_kernel();
   void dispatch(uint32_t sm);
   void cta_done(uint32_t sm);
   void watchdog();
@@ -52,13 +67,14 @@ class Gpu : public sc_core::sc_module {
   mem::Crossbar xbar_;
   std::vector<std::unique_ptr<mem::L2Cache>> l2_;
   std::vector<std::unique_ptr<mem::Dram>> dram_;
+  mem::DrainSequence drain_;
   // Mutable state.
-  uint64_t total_ctas_ = 0, next_cta_ = 0, done_ctas_ = 0, end_cycle_ = 0;
-  uint64_t grid_thread_instructions_ = 0;
+  uint64_t total_ctas_ = 0, next_cta_ = 0, done_ctas_ = 0, end_cycle_ = 0, write_back_end_cycle_ = 0;
+  uint64_t grid_thread_instructions_ = 0, kernel_start_cycle_ = 0;
   uint64_t watchdog_seen_instructions_ = 0;
   std::string error_;
   bool kernel_fault_ = false;
-  sc_core::sc_event start_, watchdog_;
+  sc_core::sc_event start_, watchdog_, kernel_end_;
 };
 
 }  // namespace simtlm::hw

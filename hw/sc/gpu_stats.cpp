@@ -63,6 +63,7 @@ SmStats& SmStats::operator+=(const SmStats& o) {
   thread_instructions += o.thread_instructions;
   lane_slots += o.lane_slots;
   ctas += o.ctas;
+  max_resident_ctas = std::max(max_resident_ctas, o.max_resident_ctas);
   warps += o.warps;
   barriers += o.barriers;
   branches += o.branches;
@@ -98,6 +99,7 @@ nlohmann::json Gpu::stats_json() const {
     nlohmann::json stalls = nlohmann::json::object();
     for (size_t i = 0; i < kStallKinds; ++i) stalls[stall_name(static_cast<Stall>(i))] = s.stalls[i];
     per_sm.push_back({{"ctas", s.ctas},
+                      {"max_resident_ctas", s.max_resident_ctas},
                       {"warp_instructions", s.warp_instructions},
                       {"thread_instructions", s.thread_instructions},
                       {"issue_cycles", s.issue_cycles},
@@ -125,6 +127,12 @@ nlohmann::json Gpu::stats_json() const {
   nlohmann::json dram_doc = sum_stats(dram);
   dram_doc["per_channel"] = dram;
   const uint64_t memory_instructions = total.global_instructions + total.local_instructions;
+  const nlohmann::json write_back = {
+      {"l1_requests", l1_doc.value("flush_writebacks", uint64_t{0})},
+      {"requests", l2_doc.value("flush_writebacks", uint64_t{0})},
+      {"bytes", l2_doc.value("flush_bytes", uint64_t{0})},
+      {"end_cycle", std::max(write_back_end_cycle_, end_cycle_)},
+      {"cycles", write_back_end_cycle_ > end_cycle_ ? write_back_end_cycle_ - end_cycle_ : 0}};
   return {
       {"mode", "timing"},
       {"cycles", end_cycle_},
@@ -134,6 +142,7 @@ nlohmann::json Gpu::stats_json() const {
       {"thread_instructions", total.thread_instructions},
       {"simd_utilization", ratio(total.thread_instructions, total.lane_slots)},
       {"ctas", total.ctas},
+      {"max_resident_ctas_per_sm", total.max_resident_ctas},
       {"warps", total.warps},
       {"barriers", total.barriers},
       {"branches", total.branches},
@@ -189,6 +198,7 @@ nlohmann::json Gpu::stats_json() const {
         {"warps_ideal", total.compaction.warps_ideal},
         {"formations", total.compaction.formations},
         {"formed_warps", total.compaction.formed_warps}}},
+      {"write_back", write_back},
       {"l1", l1_doc},
       {"interconnect", xbar_.stats_json()},
       {"l2", l2_doc},

@@ -1,7 +1,9 @@
 // The SM's port to the memory hierarchy. It turns the requests the SM formed (coalesced segments, stack
 // spills and fills) into TLM-2.0 generic payloads, sends them through its initiator socket with the AT base
 // protocol (one BEGIN_REQ at a time, back-pressure through END_REQ) and reports each response by the tag the
-// SM gave. It keeps every outstanding request's origin so a stuck one can be named.
+// SM gave. It keeps every outstanding request's origin so a stuck one can be named. A request that crosses a
+// cache line leaves as one payload per line (a cache serves one line per request); its tag is reported once,
+// when the last piece returns.
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -11,6 +13,7 @@
 #include <map>
 #include <systemc>
 #include <tlm>
+#include <vector>
 
 #include "models/mem/at_ports.hpp"
 #include "models/mem/payload_pool.hpp"
@@ -25,7 +28,8 @@ struct OutstandingRequest {
   uint32_t pc = 0;
   uint64_t sent_cycle = 0;
   uint64_t tag = 0;
-  uint64_t seq = 0;  // send order, breaks ties between requests of one cycle
+  uint64_t seq = 0;    // send order, breaks ties between requests of one cycle
+  uint64_t group = 0;  // the send() it is a piece of
 };
 
 class LoadStoreUnit : public sc_core::sc_module {
@@ -35,12 +39,17 @@ class LoadStoreUnit : public sc_core::sc_module {
 
   tlm_utils::simple_initiator_socket<LoadStoreUnit> out;
 
-  LoadStoreUnit(sc_core::sc_module_name name, int sm, const sc_core::sc_time& clock, ResponseFn on_response);
+  LoadStoreUnit(sc_core::sc_module_name name, int sm, const sc_core::sc_time& clock, uint32_t line_bytes,
+                ResponseFn on_response);
 
   // Sends a request `delay_cycles` from now; on_response(tag) runs when its response arrives (kNoTag: none).
+  // `atomics` non-empty makes it an atomic (a read that the L2's atomic unit performs,
+  // docs/memory-system.md).
   void send(bool write, uint64_t address, uint32_t bytes, int warp, uint32_t pc, uint32_t lane_mask,
-            uint64_t tag, uint64_t delay_cycles);
+            uint64_t tag, uint64_t delay_cycles, const std::vector<mem::AtomicTarget>& atomics = {});
   size_t outstanding() const { return outstanding_.size(); }
+  // Notified when the last outstanding request has its response.
+  const sc_core::sc_event& idle_event() const { return idle_event_; }
   // The request sent longest ago, or nullptr.
   const OutstandingRequest* oldest() const;
 
@@ -53,11 +62,14 @@ class LoadStoreUnit : public sc_core::sc_module {
 
   const int sm_;
   const sc_core::sc_time clock_;
+  const uint32_t line_bytes_;
   ResponseFn on_response_;
   mem::PayloadPool pool_;
   mem::AtInitiatorPort port_;
   std::map<const mem::Gp*, OutstandingRequest> outstanding_;
+  std::map<uint64_t, uint32_t> pieces_left_;  // by group, for requests split by line
   uint64_t seq_ = 0;
+  sc_core::sc_event idle_event_;
 };
 
 }  // namespace simtlm::hw

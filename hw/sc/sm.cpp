@@ -34,7 +34,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& params, const 
       k_(kernel),
       majority_(*units.majority),
       units_(units),
-      coalescer_(params.segment_bytes),
+      coalescer_(params.segment_bytes, params.line_bytes),
       passes_((ptx::kWarpSize + params.simd_width - 1) / params.simd_width),
       warps_(params.max_warps),
       contexts_(params.max_warps),
@@ -43,11 +43,13 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& params, const 
       ready_(params.max_warps, 0),
       earliest_(params.max_warps, kNever),
       earliest_why_(params.max_warps, Stall::no_warp),
-      lsu_("lsu", static_cast<int>(id), params.clock, [this](uint64_t tag) { on_response(tag); }) {
+      lsu_("lsu", static_cast<int>(id), params.clock, params.line_bytes,
+           [this](uint64_t tag) { on_response(tag); }) {
   for (uint32_t slot = 0; slot < warps_.size(); ++slot) {
     warps_[slot].stack = std::make_unique<SimtStack>(p_.stack, id_ * p_.max_warps + slot);
   }
   stats_.per_branch.resize(k_.fn.code.size());
+  refuse_calls_under_compaction();
   slot_used_.assign(p_.max_warps, 0);
   if (compacting())
     permutation_ = std::make_unique<LanePermutationMap>(p_.permutation, ptx::kWarpSize, p_.permutation_seed);
@@ -116,6 +118,7 @@ void Sm::launch_cta(uint64_t linear_id) {
   used_registers_ += k_.registers_per_thread * k_.warps_per_cta * ptx::kWarpSize;
   used_shared_ += k_.shared_per_cta;
   ++stats_.ctas;
+  stats_.max_resident_ctas = std::max<uint64_t>(stats_.max_resident_ctas, resident_ctas_);
   stats_.warps += k_.warps_per_cta;
   if (compacting()) {
     launch_compacted(cta, now);
@@ -336,6 +339,7 @@ bool Sm::execute_parts(Warp& w, uint32_t pc, uint64_t now, Issued& out) {
         }
         break;
       default:
+        if (i == 0) out.call_lanes = step.active;
         break;
     }
   }
@@ -346,6 +350,10 @@ void Sm::issue(uint32_t slot, uint64_t now) {
   Warp& w = warps_[slot];
   Cta& cta = ctas_[w.cta];
   uint32_t pc = warp_pc(w);
+  if (compacting() && is_device_call(pc)) {  // a later kernel of a sequence: refused as at construction
+    fail(call_refusal(pc), true);
+    return;
+  }
   if (!compacting()) {
     SimtStack& stack = *w.stack;
     if (stack.discipline() == Discipline::token && !k_.ssy.points_at(pc).empty()) {
@@ -435,6 +443,10 @@ void Sm::issue(uint32_t slot, uint64_t now) {
         compacted_exit(w, slot, issued, pc, now);
         return;
       }
+      if (k_.fn.code[pc].returns_from != ptx::kNoTarget) {  // a .func returns: its lanes wait for the others
+        apply_stack(w, w.stack->ret(issued.exited[0], pc + 1), now, slot, pc);
+        break;
+      }
       exit_lanes(w, slot, issued.exited[0], pc + 1, now);
       return;
     case ptx::StepKind::barrier:
@@ -446,7 +458,7 @@ void Sm::issue(uint32_t slot, uint64_t now) {
       memory(w, slot, pc, issued, now);
       break;
     default:
-      if (!compacting()) apply_stack(w, w.stack->advance(pc + 1), now, slot, pc);
+      if (!compacting()) apply_stack(w, advance_or_call(w, pc, issued.call_lanes), now, slot, pc);
       break;
   }
   if (compacting()) {
@@ -553,7 +565,12 @@ void Sm::memory(Warp& w, uint32_t slot, uint32_t pc, const Issued& issued, uint6
     const uint32_t hi = (32 - std::countl_zero(r.sectors)) * 32;
     const uint64_t address = r.sectors ? r.base + lo : r.base;
     const uint32_t bytes = r.sectors ? std::min(hi, r.bytes) - lo : r.bytes;
-    lsu_.send(acc.is_store, address, bytes, static_cast<int>(slot), pc, active, tag, pipe.latency + i);
+    if (acc.is_atomic) {
+      atomic_targets(addresses, r.lanes, atomics_);
+      lsu_.send(false, address, bytes, static_cast<int>(slot), pc, r.lanes, tag, pipe.latency + i, atomics_);
+    } else {
+      lsu_.send(acc.is_store, address, bytes, static_cast<int>(slot), pc, active, tag, pipe.latency + i);
+    }
   }
 }
 

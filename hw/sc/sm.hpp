@@ -74,6 +74,7 @@ struct SmStats {
   uint64_t warp_instructions = 0, thread_instructions = 0, lane_slots = 0, issue_cycles = 0;
   uint64_t active_cycles = 0;  // cycles with at least one resident warp
   uint64_t ctas = 0, warps = 0, barriers = 0;
+  uint64_t max_resident_ctas = 0;  // occupancy: most CTAs resident at once (the GPU total is the maximum)
   uint64_t branches = 0, divergent_branches = 0;
   std::array<uint64_t, kStallKinds> stalls{};
   uint64_t global_instructions = 0, global_requests = 0, local_instructions = 0, local_requests = 0;
@@ -107,6 +108,9 @@ class Sm : public sc_core::sc_module {
   bool can_accept() const;
   // Places CTA `linear_id` of the grid; the SM starts issuing its warps on the next cycle.
   void launch_cta(uint64_t linear_id);
+  // Launch sequences: the TimingKernel was replaced by the next launch's; per-kernel state and statistics
+  // start afresh (hw/sc/sm_next_kernel.cpp).
+  void next_kernel();
   // Called when a CTA completes (its resources are free again).
   std::function<void(uint32_t sm)> on_cta_done;
   // Called with the error when the kernel faults, deadlocks or exceeds a limit; the SM then stops.
@@ -217,6 +221,7 @@ class Sm : public sc_core::sc_module {
     // Per part (a slot has at most 32 threads, so at most 32 parts); fixed size keeps the issue path free
     // of allocation.
     std::array<ptx::LaneMask, ptx::kWarpSize> taken{}, exited{};
+    ptx::LaneMask call_lanes = 0;  // a call to a .func without compaction: the lanes that call
     std::vector<std::pair<uint32_t, ptx::WarpStep>> barrier;  // (part, its step) of each part that arrived
   };
 
@@ -234,6 +239,12 @@ class Sm : public sc_core::sc_module {
   void issue(uint32_t slot, uint64_t now);
   bool execute_parts(Warp& w, uint32_t pc, uint64_t now, Issued& out);
   void apply_stack(Warp& w, const StackUpdate& u, uint64_t now, uint32_t slot, uint32_t pc);
+  // The stack update after a non-branch instruction: a call to a .func enters it, anything else advances.
+  StackUpdate advance_or_call(Warp& w, uint32_t pc, ptx::LaneMask lanes);
+  // Refuses kernels with .func calls under compaction (the CTA-wide stack has no call frames yet).
+  void refuse_calls_under_compaction() const;
+  bool is_device_call(uint32_t pc) const;
+  std::string call_refusal(uint32_t pc) const;
   void memory(Warp& w, uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now);
   void exit_lanes(Warp& w, uint32_t slot, ptx::LaneMask lanes, uint32_t next_pc, uint64_t now);
   // Compaction (sm_compaction.cpp).
@@ -307,6 +318,7 @@ class Sm : public sc_core::sc_module {
   std::vector<Stall> earliest_why_;
   bool others_changed_ = false;             // an issue changed warps other than the one issued
   std::vector<CoalescedRequest> requests_;  // scratch
+  std::vector<mem::AtomicTarget> atomics_;  // scratch
   SmStats stats_;
   sc_core::sc_event wake_;
   LoadStoreUnit lsu_;

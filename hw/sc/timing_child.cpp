@@ -3,9 +3,29 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "hw/sc/timing_sequence.hpp"
 #include "models/launch/sha256.hpp"
 
 namespace simtlm::hw {
+
+namespace {
+
+void run_single(const launch::Launch& l, const launch::SessionOptions& session_options,
+                const config::MachineConfig& machine, const TimingOptions& options, nlohmann::json& out) {
+  const launch::Session session(l, session_options);
+  auto image = session.prepare_device();
+  TimingResult r = run_timing(session, *image, machine, options);
+  if (options.warp_trace) options.warp_trace->flush();  // _exit below flushes nothing
+  launch::SessionResult checked;
+  checked.buffers = r.buffers;
+  session.verify(checked, *image);
+  out["stats"] = r.stats;
+  for (const auto& [name, bytes] : r.buffers) out["sha256"][name] = launch::sha256_hex(bytes);
+  out["failures"] = checked.failures;
+  out["reference_checked"] = checked.reference_checked;
+}
+
+}  // namespace
 
 nlohmann::json run_timing_in_child(const launch::Launch& l, const launch::SessionOptions& session_options,
                                    const config::MachineConfig& machine, const TimingOptions& options) {
@@ -16,17 +36,16 @@ nlohmann::json run_timing_in_child(const launch::Launch& l, const launch::Sessio
     close(fds[0]);
     nlohmann::json out;
     try {
-      const launch::Session session(l, session_options);
-      auto image = session.prepare_device();
-      TimingResult r = run_timing(session, *image, machine, options);
-      if (options.warp_trace) options.warp_trace->flush();  // _exit below flushes nothing
-      launch::SessionResult checked;
-      checked.buffers = r.buffers;
-      session.verify(checked, *image);
-      out["stats"] = r.stats;
-      for (const auto& [name, bytes] : r.buffers) out["sha256"][name] = launch::sha256_hex(bytes);
-      out["failures"] = checked.failures;
-      out["reference_checked"] = checked.reference_checked;
+      if (l.is_sequence()) {  // the whole sequence in this child's one simulation
+        launch::SequenceSession sequence(l, session_options);
+        launch::SessionResult checked;
+        out["stats"] = run_timing_sequence(sequence, machine, checked);
+        for (const auto& [name, bytes] : checked.buffers) out["sha256"][name] = launch::sha256_hex(bytes);
+        out["failures"] = checked.failures;
+        out["reference_checked"] = checked.reference_checked;
+      } else {
+        run_single(l, session_options, machine, options, out);
+      }
     } catch (const ptx::KernelError& e) {
       out = {{"error", e.what()}, {"error_kind", "kernel"}};
     } catch (const TimingError& e) {

@@ -27,7 +27,7 @@ struct TimingKernel {
         info(decode_issue_info(fn, cfg)),
         threads_per_cta(static_cast<uint32_t>(launch_context.block.count())),
         warps_per_cta((threads_per_cta + ptx::kWarpSize - 1) / ptx::kWarpSize),
-        shared_per_cta(fn.static_shared_bytes + launch_context.dynamic_shared_bytes),
+        shared_per_cta(uint32_t(ptx::shared_layout(fn, launch_context.dynamic_shared_bytes).cta_bytes)),
         budget(thread_instruction_budget) {
     const ptx::TaintAnalysis taint(module, fn);
     data_branch.assign(fn.code.size(), 0);

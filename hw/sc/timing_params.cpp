@@ -99,9 +99,18 @@ GpuParams gpu_params(const config::MachineConfig& c) {
   l2.sector_bytes = std::min<uint32_t>(32, l2.line_bytes);
   l2.hit_latency = u32(c, "l2.latency");
   l2.mshrs = u32(c, "l2.mshrs");
+  l2.atomic_cycles = u32(c, "l2.atomic_cycles");
+  l2.slices = g.l2_banks;
   l2.clock = clock;
   require(l2.size_bytes % (l2.line_bytes * l2.assoc) == 0 && l2.size_bytes > 0, c,
           "l2.size_bytes / l2.banks must be a multiple of l2.line_bytes x l2.assoc");
+
+  // An L1 fill is one request for the missing sectors of its line, so an L1 line must lie within one L2
+  // line (and one crossbar bank and DRAM channel, which interleave by the L2 line).
+  require(!g.l1_enabled || l1.line_bytes <= l2.line_bytes, c,
+          "l1.line_bytes (" + std::to_string(l1.line_bytes) + ") must not exceed l2.line_bytes (" +
+              std::to_string(l2.line_bytes) + "): an L1 fill would span two L2 lines");
+  s.line_bytes = g.l1_enabled ? l1.line_bytes : l2.line_bytes;
 
   g.xbar.in_ports = g.sms;
   g.xbar.out_ports = g.l2_banks;

@@ -146,6 +146,38 @@ bool MachineConfig::flag(const std::string& path) const {
   return values_.at(path) == "true";
 }
 
+namespace {
+
+// Where the bundled machines' numbers come from, and where a file departs from its source; the YAML
+// comments say the same next to each value.
+constexpr const char* kPresetSources = R"(
+## Bundled machines: sources
+
+Sources: **[T2]** Table 2 of the SLP paper (`slp-simd-lane-permutation.txt`, its GPGPU-Sim 2.1 machine);
+**[WP]** NVIDIA, *NVIDIA's Next Generation CUDA Compute Architecture: Fermi* (whitepaper, 2009);
+**[G480]** GPGPU-Sim's `configs/GTX480/gpgpusim.config`; **[GK110]** NVIDIA, *Kepler GK110* (whitepaper,
+2012); **[DC]** the divergence-cost paper (`divergence-cost-cuda.txt`); **[RS]** Table I and Section V of the
+Robust SIMD paper (`robust-simd.txt`).
+
+| file | parameter | value | source; disagreement |
+|---|---|---|---|
+| `fermi-slp.yaml` | `gpu.registers_per_sm` | 32768 | [WP]: a GF100 SM has 32,768 32-bit registers, as [G480] (`-gpgpu_shader_registers 32768`); [T2] lists 16384 (a GT200 SM's count) and is not followed |
+| `fermi-slp.yaml` | `gpu.sms`, `gpu.max_threads_per_sm` | 30, 1024 | [T2]; a GTX 480 has 15 SMs of 1536 threads [G480] |
+| `fermi-slp.yaml` | `gpu.shared_bytes_per_sm` | 32768 | [T2]; GF100: 48 or 16 KB of a 64 KB array [WP] |
+| `fermi-slp.yaml` | `l1.*`, `l2.*` lines | 64 B | [T2] 32KB/8-way/64B and 1024KB/64-way/64B; GF100 lines are 128 B, its L2 768 KB [WP], [G480]. 128-byte coalescing segments over these lines leave as two line requests |
+| `fermi-slp.yaml` | `dram.channels` | 8 | [T2]; a GTX 480 has 6 [G480] |
+| `fermi-slp.yaml`, defaults | `l2.atomic_cycles` | 9 | [GK110] gives Kepler one same-address atomic per clock, 9x Fermi's; taken in core cycles |
+| `kepler-stack.yaml`, `maxwell-stack.yaml` | `l2.atomic_cycles` | 1 | [GK110], one same-address atomic per clock (Maxwell assumed no slower) |
+| `kepler-stack.yaml` | `stack.*` | 16 entries, chunks of 4, preset `kepler` | [DC] Sections III and IV-A: 32 cycles per divergent branch, ~84 per spill and fill |
+| `maxwell-stack.yaml` | `stack.preset` | `maxwell` | [DC]: 26 cycles per divergent branch from its fit (Section III; its conclusions say 24), ~176 per spill and fill |
+| defaults | `dram.tCL` ... `dram.tCCD`, `dram.clock_ratio` (`gddr5`) | 12 12 12 28 2, 924/700 | [G480] GDDR5 timing (Hynix H5GQ1H24AFR) and clock domains |
+| `mv5-wpu.yaml` | all but below | | [RS] Table I: four WPUs at 1 GHz, 32 KB 8-way 128 B write-back D-cache with 3-cycle hits and 256 MSHRs, 4096 KB 16-way L2 with 30-cycle hits, 57 GB/s crossbar, 300-cycle memory |
+| `mv5-wpu.yaml` | `l2.mshrs` | 128 | [RS] 256 L2 MSHRs, over the 2 default banks |
+| `mv5-wpu.yaml` | not representable | | SIMD width up to 64 (PTX warps are 32), MESI coherence, the crossbar's 300 MHz clock (its bandwidth is kept) |
+)";
+
+}  // namespace
+
 std::string schema_markdown() {
   std::ostringstream out;
   out << "| parameter | default | values | meaning |\n|---|---|---|---|\n";
@@ -153,6 +185,7 @@ std::string schema_markdown() {
     out << "| `" << spec.path << "` | `" << spec.fallback << "` | " << range_text(spec) << " | " << spec.doc
         << " |\n";
   }
+  out << kPresetSources;
   return out.str();
 }
 

@@ -217,6 +217,15 @@ const std::vector<ParamSpec>& schema() {
       {"l2.line_bytes", K::unsigned_int, "128", 32, 1024, {}, "line size"},
       {"l2.latency", K::unsigned_int, "100", 1, 10000, {}, "lookup latency, cycles"},
       {"l2.mshrs", K::unsigned_int, "64", 1, 4096, {}, "MSHRs per bank"},
+      {"l2.atomic_cycles",
+       K::unsigned_int,
+       "9",
+       1,
+       10000,
+       {},
+       "cycles between two atomic read-modify-writes of one word at a bank's atomic unit (the unit "
+       "issues one per cycle); 9 = Fermi, from the GK110 whitepaper's 9x faster same-address atomics at "
+       "one per clock"},
 
       {"dram.mode", K::choice, "timed", 0, 0, {"timed", "fixed"}, "timed banks and rows, or a fixed latency"},
       {"dram.fixed_latency", K::unsigned_int, "300", 1, 100000, {}, "latency in fixed mode, core cycles"},

@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <numbers>
@@ -113,9 +115,59 @@ double next_normal(SplitMix64& rng) {
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
 }
 
+}  // namespace
+
+std::string encode_element(Type type, const std::string& text, uint8_t* out) {
+  std::string t = text;
+  // YAML spells infinities and NaN with a leading dot.
+  if (t == ".inf" || t == ".Inf" || t == "+.inf") t = "inf";
+  if (t == "-.inf" || t == "-.Inf") t = "-inf";
+  if (t == ".nan" || t == ".NaN") t = "nan";
+  if (t.empty()) return "empty value";
+  const char* begin = t.c_str();
+  char* end = nullptr;
+  errno = 0;
+  if (type == Type::f32) {
+    // strtof rounds the decimal once, straight to f32: no double rounding through f64.
+    const float f = std::strtof(begin, &end);
+    if (*end != 0 || end == begin) return fmt::format("'{}' is not a number", text);
+    if (errno == ERANGE && std::isinf(f)) return fmt::format("{} overflows f32", text);
+    std::memcpy(out, &f, 4);
+    return "";
+  }
+  if (type == Type::f64) {
+    const double d = std::strtod(begin, &end);
+    if (*end != 0 || end == begin) return fmt::format("'{}' is not a number", text);
+    if (errno == ERANGE && std::isinf(d)) return fmt::format("{} overflows f64", text);
+    std::memcpy(out, &d, 8);
+    return "";
+  }
+  const unsigned bits = element_bytes(type) * 8;
+  if (bits == 0) return fmt::format("type {} cannot hold a value", ptx::type_name(type));
+  __int128 value = 0;
+  if (t[0] == '-') {
+    const long long v = std::strtoll(begin, &end, 0);
+    if (*end != 0 || end == begin || errno == ERANGE) return fmt::format("'{}' is not an integer", text);
+    value = v;
+  } else {
+    const unsigned long long v = std::strtoull(begin, &end, 0);
+    if (*end != 0 || end == begin || errno == ERANGE) return fmt::format("'{}' is not an integer", text);
+    value = v;
+  }
+  const bool is_signed = type == Type::s8 || type == Type::s16 || type == Type::s32 || type == Type::s64;
+  // Unsigned element types also take negative values (two's complement), as C's conversions do.
+  const __int128 lo = -(__int128(1) << (bits - 1));
+  const __int128 hi = is_signed ? (__int128(1) << (bits - 1)) - 1 : (__int128(1) << bits) - 1;
+  if (value < lo || value > hi) return fmt::format("{} does not fit in {}", text, ptx::type_name(type));
+  store_integer(out, type, int64_t(value));
+  return "";
+}
+
+namespace {
+
 [[noreturn]] void buffer_error(const Launch& launch, const BufferSpec& spec, const std::string& msg) {
-  throw LaunchError(
-      fmt::format("{}:{}: buffers.{}.init: {}", launch.path.string(), spec.line, spec.name, msg));
+  throw LaunchError(fmt::format("{}:{}: {}.{}.init: {}", launch.path.string(), spec.line,
+                                spec.is_symbol ? "symbols" : "buffers", spec.name, msg));
 }
 
 }  // namespace
@@ -159,6 +211,15 @@ std::vector<uint8_t> init_buffer(const Launch& launch, const BufferSpec& spec) {
         const uint64_t start = uint64_t(int64_t(init.a)), step = uint64_t(int64_t(init.b));
         for (uint64_t i = 0; i < spec.count; ++i)
           store_integer(&out[i * esize], spec.type, int64_t(start + i * step));
+      }
+      break;
+    case BufferInit::Kind::values:
+      if (init.values.size() > spec.count) {
+        buffer_error(launch, spec, fmt::format("{} values for {} elements", init.values.size(), spec.count));
+      }
+      for (size_t i = 0; i < init.values.size(); ++i) {
+        const std::string error = encode_element(spec.type, init.values[i], &out[i * esize]);
+        if (!error.empty()) buffer_error(launch, spec, fmt::format("values[{}]: {}", i, error));
       }
       break;
     case BufferInit::Kind::file: {

@@ -14,6 +14,9 @@ namespace simtlm::launch {
 // Buffer element types accepted in launch files: u8 s8 u16 s16 u32 s32 u64 s64 f32 f64.
 std::optional<ptx::Type> parse_buffer_type(const std::string& name);
 unsigned element_bytes(ptx::Type type);
+// Writes one element of `type` from its text (integers: decimal, 0x hex, range-checked; floats: decimal,
+// hex floats, inf, -inf, nan, parsed straight to the type). Returns "" or what is wrong.
+std::string encode_element(ptx::Type type, const std::string& text, uint8_t* out);
 
 // splitmix64: tiny, well mixed and fully specified here, so results never depend on a library.
 class SplitMix64 {

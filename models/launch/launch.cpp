@@ -6,86 +6,14 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <set>
 
 #include "models/launch/buffers.hpp"
+#include "models/launch/launch_reader.hpp"
 
-namespace simtlm::launch {
-namespace {
-
-namespace fs = std::filesystem;
-
-class Reader {
- public:
-  explicit Reader(fs::path file) : file_(std::move(file)) {}
-
-  [[noreturn]] void fail(const YAML::Node& at, const std::string& path, const std::string& msg) const {
-    throw LaunchError(fmt::format("{}:{}: {}: {}", file_.string(), line_of(at), path, msg));
-  }
-  // Nodes that come from no text (an empty document) have no mark; they are reported at line 1.
-  static uint32_t line_of(const YAML::Node& node) { return uint32_t(std::max(node.Mark().line, 0) + 1); }
-
-  // The node must be a map whose keys are all in `allowed`: a misspelt key is an error, not a silent default.
-  void require_map(const YAML::Node& node, const std::string& path,
-                   std::initializer_list<const char*> allowed) const {
-    if (!node.IsMap()) fail(node, path, "expected a map");
-    for (const auto& kv : node) {
-      const std::string key = kv.first.Scalar();
-      bool known = false;
-      for (const char* a : allowed) known = known || key == a;
-      if (!known) {
-        std::string list;
-        for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-        fail(kv.first, join(path, key), fmt::format("unknown key (expected one of: {})", list));
-      }
-    }
-  }
-
-  YAML::Node required(const YAML::Node& map, const std::string& path, const char* key) const {
-    YAML::Node n = map[key];
-    if (!n) fail(map, join(path, key), "missing required key");
-    return n;
-  }
-
-  std::string string(const YAML::Node& n, const std::string& path) const {
-    if (!n.IsScalar()) fail(n, path, "expected a string");
-    return n.Scalar();
-  }
-
-  uint64_t unsigned_int(const YAML::Node& n, const std::string& path, uint64_t max = UINT64_MAX) const {
-    uint64_t v = 0;
-    if (!n.IsScalar() || n.Scalar().starts_with("-") || !YAML::convert<uint64_t>::decode(n, v)) {
-      fail(n, path, "expected an unsigned integer");
-    }
-    if (v > max) fail(n, path, fmt::format("value {} is larger than {}", v, max));
-    return v;
-  }
-
-  double number(const YAML::Node& n, const std::string& path) const {
-    double v = 0;
-    if (!n.IsScalar() || !YAML::convert<double>::decode(n, v)) fail(n, path, "expected a number");
-    return v;
-  }
-
-  // A relative path resolves against the launch file's directory; the file must exist.
-  fs::path existing_file(const YAML::Node& n, const std::string& path) const {
-    fs::path p = string(n, path);
-    if (p.is_relative()) p = file_.parent_path() / p;
-    std::error_code ec;
-    if (!fs::is_regular_file(p, ec)) fail(n, path, fmt::format("file not found: {}", p.string()));
-    return p;
-  }
-
-  static std::string join(const std::string& path, const std::string& key) {
-    return path.empty() ? key : path + "." + key;
-  }
-
-  const fs::path& file() const { return file_; }
-
- private:
-  fs::path file_;
-};
+namespace simtlm::launch::detail {
 
 ptx::Dim3 read_dim3(const Reader& r, const YAML::Node& n, const std::string& path) {
   if (!n.IsSequence() || n.size() < 1 || n.size() > 3) {
@@ -105,7 +33,7 @@ bool is_integer_type(ptx::Type t) {
 
 // Integer element types take only integral init values within their range.
 void check_value_fits(const Reader& r, const YAML::Node& n, const std::string& path, ptx::Type t, double v) {
-  if (!is_integer_type(t)) return;
+  if (t == ptx::Type::none || !is_integer_type(t)) return;  // none: a symbol's type comes from the PTX
   if (std::nearbyint(v) != v)
     r.fail(n, path, fmt::format("{} is not an integer but the buffer is {}", v, ptx::type_name(t)));
   const unsigned bits = element_bytes(t) * 8;
@@ -151,7 +79,7 @@ BufferInit read_init(const Reader& r, const YAML::Node& n, const std::string& pa
     init.a = s["start"] ? r.number(s["start"], sp + ".start") : 0.0;
     init.b = s["step"] ? r.number(s["step"], sp + ".step") : 1.0;
     if (s["start"]) check_value_fits(r, s["start"], sp + ".start", type, init.a);
-    if (s["step"] && is_integer_type(type) && std::nearbyint(init.b) != init.b) {
+    if (s["step"] && type != ptx::Type::none && is_integer_type(type) && std::nearbyint(init.b) != init.b) {
       r.fail(s["step"], sp + ".step", "an integer buffer needs an integer step");
     }
   } else if (n["value"]) {
@@ -163,9 +91,24 @@ BufferInit read_init(const Reader& r, const YAML::Node& n, const std::string& pa
     r.require_map(n, path, {"file"});
     init.kind = BufferInit::Kind::file;
     init.file = r.existing_file(n["file"], path + ".file");
+  } else if (n["values"]) {
+    r.require_map(n, path, {"values"});
+    init.kind = BufferInit::Kind::values;
+    const YAML::Node list = n["values"];
+    if (!list.IsSequence()) r.fail(list, path + ".values", "expected a list of numbers");
+    for (size_t k = 0; k < list.size(); ++k) {
+      const std::string vp = fmt::format("{}.values[{}]", path, k);
+      const std::string text = r.string(list[k], vp);
+      if (type != ptx::Type::none) {
+        uint8_t probe[8];
+        const std::string error = encode_element(type, text, probe);
+        if (!error.empty()) r.fail(list[k], vp, error);
+      }
+      init.values.push_back(text);
+    }
   } else {
-    r.require_map(n, path, {"random", "sequence", "value", "file"});
-    r.fail(n, path, "expected one of random, sequence, value or file");
+    r.require_map(n, path, {"random", "sequence", "value", "file", "values"});
+    r.fail(n, path, "expected one of random, sequence, value, values or file");
   }
   return init;
 }
@@ -175,7 +118,8 @@ BufferSpec read_buffer(const Reader& r, const YAML::Node& key, const YAML::Node&
   spec.name = key.Scalar();
   spec.line = Reader::line_of(key);
   const std::string path = "buffers." + spec.name;
-  r.require_map(n, path, {"type", "count", "init", "image"});
+  r.require_map(n, path, {"type", "count", "init", "image", "padding"});
+  if (n["padding"]) spec.padding = r.unsigned_int(n["padding"], path + ".padding", uint64_t(1) << 30);
   const YAML::Node type = r.required(n, path, "type");
   const auto parsed = parse_buffer_type(r.string(type, path + ".type"));
   if (!parsed) r.fail(type, path + ".type", "expected one of u8 s8 u16 s16 u32 s32 u64 s64 f32 f64");
@@ -190,6 +134,10 @@ BufferSpec read_buffer(const Reader& r, const YAML::Node& key, const YAML::Node&
                        ptx::type_name(spec.type)));
   }
   if (n["init"]) spec.init = read_init(r, n["init"], path + ".init", spec.type);
+  if (spec.init.kind == BufferInit::Kind::values && spec.init.values.size() > spec.count) {
+    r.fail(n["init"], path + ".init",
+           fmt::format("{} values for {} elements", spec.init.values.size(), spec.count));
+  }
   if (n["image"]) {
     const YAML::Node img = n["image"];
     const std::string ip = path + ".image";
@@ -210,24 +158,6 @@ bool has_buffer(const Launch& launch, const std::string& name) {
     if (b.name == name) return true;
   }
   return false;
-}
-
-ParamValue read_param(const Reader& r, const YAML::Node& n, const std::string& path, const Launch& launch) {
-  ParamValue p;
-  p.line = Reader::line_of(n);
-  if (!n.IsScalar()) r.fail(n, path, "expected a buffer name or a number");
-  const std::string& text = n.Scalar();
-  if (has_buffer(launch, text)) {
-    p.kind = ParamValue::Kind::buffer;
-    p.buffer = text;
-  } else if (YAML::convert<int64_t>::decode(n, p.integer)) {
-    p.kind = ParamValue::Kind::integer;
-  } else if (YAML::convert<double>::decode(n, p.real)) {
-    p.kind = ParamValue::Kind::real;
-  } else {
-    r.fail(n, path, fmt::format("'{}' is neither a buffer name nor a number", text));
-  }
-  return p;
 }
 
 std::string buffer_name(const Reader& r, const YAML::Node& n, const std::string& path, const Launch& launch) {
@@ -274,7 +204,12 @@ void read_expect(const Reader& r, const YAML::Node& n, Launch& launch) {
   }
 }
 
-}  // namespace
+}  // namespace simtlm::launch::detail
+
+namespace simtlm::launch {
+
+using detail::Reader;
+using namespace detail;
 
 Launch load_launch(const std::filesystem::path& path) {
   Reader r(path);
@@ -295,25 +230,53 @@ Launch load_launch(const std::filesystem::path& path) {
   // Read through a const view: yaml-cpp's non-const operator[] may insert the keys it is asked about.
   const YAML::Node& root = loaded;
   if (!root.IsMap()) r.fail(root, "(top level)", "a launch file is a map of keys such as ptx, kernel, grid");
-  r.require_map(root, "",
-                {"ptx", "kernel", "grid", "block", "shared_bytes", "seed", "buffers", "params", "outputs",
-                 "expect", "reference", "budget"});
+  const bool sequence = root["launches"].IsDefined();
+  if (sequence) {
+    r.require_map(root, "",
+                  {"ptx", "seed", "buffers", "symbols", "constants", "outputs", "expect", "reference",
+                   "budget", "out_of_bounds", "launches"});
+  } else {
+    r.require_map(root, "",
+                  {"ptx", "kernel", "grid", "block", "shared_bytes", "seed", "buffers", "params", "outputs",
+                   "expect", "reference", "budget", "symbols", "constants", "out_of_bounds"});
+  }
   Launch launch;
   launch.path = path;
   launch.ptx = r.existing_file(r.required(root, "", "ptx"), "ptx");
-  launch.kernel = r.string(r.required(root, "", "kernel"), "kernel");
-  launch.grid = read_dim3(r, r.required(root, "", "grid"), "grid");
-  launch.block = read_dim3(r, r.required(root, "", "block"), "block");
-  if (launch.block.count() > 1024) {
-    r.fail(root["block"], "block",
-           fmt::format("{} threads per block exceed the limit of 1024", launch.block.count()));
-  }
-  if (root["shared_bytes"]) {
-    launch.shared_bytes = uint32_t(r.unsigned_int(root["shared_bytes"], "shared_bytes", 1u << 20));
+  if (!sequence) {
+    launch.kernel = r.string(r.required(root, "", "kernel"), "kernel");
+    launch.grid = read_dim3(r, r.required(root, "", "grid"), "grid");
+    launch.block = read_dim3(r, r.required(root, "", "block"), "block");
+    if (launch.block.count() > 1024) {
+      r.fail(root["block"], "block",
+             fmt::format("{} threads per block exceed the limit of 1024", launch.block.count()));
+    }
+    if (root["shared_bytes"]) {
+      launch.shared_bytes = uint32_t(r.unsigned_int(root["shared_bytes"], "shared_bytes", 1u << 20));
+    }
   }
   if (root["seed"]) launch.seed = r.unsigned_int(root["seed"], "seed");
   if (root["budget"]) launch.instruction_budget = r.unsigned_int(root["budget"], "budget");
   if (root["reference"]) launch.reference = r.string(root["reference"], "reference");
+  if (const YAML::Node oob = root["out_of_bounds"]) {
+    const std::string mode = r.string(oob, "out_of_bounds");
+    if (mode != "error" && mode != "warn") r.fail(oob, "out_of_bounds", "expected error or warn");
+    launch.out_of_bounds = mode == "warn" ? ptx::OutOfBounds::warn : ptx::OutOfBounds::error;
+  }
+  if (const YAML::Node constants = root["constants"]) {
+    if (!constants.IsMap()) r.fail(constants, "constants", "expected a map from names to integers");
+    for (const auto& kv : constants) {
+      const std::string name = kv.first.Scalar();
+      const std::string key = "constants." + name;
+      if (name.empty() || name == "i" ||
+          !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_'))
+        r.fail(kv.first, key, "a constant is named like a C identifier, and not i");
+      int64_t v = 0;
+      if (!kv.second.IsScalar() || !YAML::convert<int64_t>::decode(kv.second, v))
+        r.fail(kv.second, key, "expected an integer");
+      launch.constants[name] = v;
+    }
+  }
 
   if (const YAML::Node buffers = root["buffers"]) {
     if (!buffers.IsMap())
@@ -326,11 +289,16 @@ Launch load_launch(const std::filesystem::path& path) {
     }
   }
 
-  const YAML::Node params = r.required(root, "", "params");
-  if (!params.IsSequence())
-    r.fail(params, "params", "expected a list in .param order, e.g. [image, 256, 0.5]");
-  for (size_t i = 0; i < params.size(); ++i) {
-    launch.params.push_back(read_param(r, params[i], fmt::format("params[{}]", i), launch));
+  if (const YAML::Node symbols = root["symbols"]) read_symbols(r, symbols, launch);
+  if (sequence) {
+    launch.steps = read_steps(r, root["launches"], "launches", launch);
+  } else {
+    const YAML::Node params = r.required(root, "", "params");
+    if (!params.IsSequence())
+      r.fail(params, "params", "expected a list in .param order, e.g. [image, 256, 0.5]");
+    for (size_t i = 0; i < params.size(); ++i) {
+      launch.params.push_back(read_param(r, params[i], fmt::format("params[{}]", i), launch));
+    }
   }
 
   if (const YAML::Node outputs = root["outputs"]) {
@@ -338,7 +306,8 @@ Launch load_launch(const std::filesystem::path& path) {
     std::set<std::string> seen;
     for (size_t i = 0; i < outputs.size(); ++i) {
       const std::string key = fmt::format("outputs[{}]", i);
-      const std::string name = buffer_name(r, outputs[i], key, launch);
+      // Module symbols are only known once the PTX is loaded: the session checks those names.
+      const std::string name = r.string(outputs[i], key);
       if (!seen.insert(name).second) r.fail(outputs[i], key, fmt::format("'{}' is listed twice", name));
       launch.outputs.push_back(name);
     }

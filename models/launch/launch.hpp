@@ -1,6 +1,7 @@
 // Launch files: which kernel, its geometry, its buffers and parameters, what to write and what to expect.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -20,10 +21,11 @@ class LaunchError : public std::runtime_error {
 };
 
 struct BufferInit {
-  enum class Kind { zeros, value, random_uniform, random_normal, sequence, file } kind = Kind::zeros;
+  enum class Kind { zeros, value, random_uniform, random_normal, sequence, file, values } kind = Kind::zeros;
   double a = 0,
          b = 0;  // value: a; uniform: [min=a, max=b]; normal: mean=a, stddev=b; sequence: start=a, step=b
-  std::filesystem::path file;  // .bin, .npy or binary .pgm
+  std::filesystem::path file;       // .bin, .npy or binary .pgm
+  std::vector<std::string> values;  // values: element 0, 1, ... as written (the rest are zero)
 };
 
 struct BufferSpec {
@@ -31,15 +33,72 @@ struct BufferSpec {
   ptx::Type type = ptx::Type::u8;  // u8 s8 u16 s16 u32 s32 u64 s64 f32 f64
   uint64_t count = 0;
   BufferInit init;
+  uint64_t padding = 0;  // guard bytes before and after the buffer, outside every allocation
+  uint32_t line = 0;
+  // A module variable seen as a buffer (symbols: entries and outputs), added once the PTX is loaded; it is
+  // not allocated as a buffer.
+  bool is_symbol = false;
+};
+
+// A module variable (__device__ / __constant__) initialised by the host, like cudaMemcpyToSymbol. Type and
+// count default to the PTX declaration's.
+struct SymbolSpec {
+  std::string name;
+  ptx::Type type = ptx::Type::none;  // none: from the PTX declaration
+  uint64_t count = 0;                // 0: from the PTX declaration
+  BufferInit init;
   uint32_t line = 0;
 };
 
 struct ParamValue {
-  enum class Kind { buffer, integer, real } kind = Kind::integer;
+  enum class Kind { buffer, integer, real, expression, null, bytes, fields } kind = Kind::integer;
   std::string buffer;
+  std::string offset;            // buffer: an integer expression in i ("" = 0), in elements or bytes
+  bool offset_in_bytes = false;  // "data+1024B"
   int64_t integer = 0;
   double real = 0;
+  std::string text;                // real: as written (f32 parameters parse it with strtof); expression
+  std::vector<uint8_t> bytes;      // {bytes: "0a0b..."}
+  std::vector<ParamValue> fields;  // {struct: [{u32: 5}, ...]}: each with field_type
+  ptx::Type field_type = ptx::Type::none;
   uint32_t line = 0;
+};
+
+// A host loop's exit test on element `element` of a buffer or module symbol, after each iteration.
+struct UntilSpec {
+  std::string name;
+  bool symbol = false;
+  uint64_t element = 0;
+  enum class Cmp { equals, not_equals, less, less_equal, greater, greater_equal } cmp = Cmp::equals;
+  std::string value;  // as written; converted to the element's type
+  uint32_t line = 0;
+};
+
+// A host write before the following kernels (cudaMemcpy host to device): values from element 0, or a refill.
+struct SetSpec {
+  std::string name;
+  std::vector<std::string> values;  // scalar or list
+  bool refill = false;
+  BufferInit init;  // refill
+  uint32_t line = 0;
+};
+
+// One step of a launch sequence.
+struct Step {
+  enum class Kind { kernel, repeat, loop, set } kind = Kind::kernel;
+  uint32_t line = 0;
+  // kernel
+  std::filesystem::path ptx;  // the file's module unless the step names its own
+  std::string kernel;
+  std::array<std::string, 3> grid{"1", "1", "1"}, block{"1", "1", "1"};  // integer expressions in i
+  std::string shared_bytes = "0";
+  std::vector<ParamValue> params;
+  // repeat (count iterations) and loop (at most count iterations until `until` holds)
+  uint64_t count = 0;
+  UntilSpec until;
+  std::vector<Step> steps;
+  // set
+  std::vector<SetSpec> sets;
 };
 
 struct ExpectSpec {
@@ -65,11 +124,26 @@ struct Launch {
   std::vector<ExpectSpec> expect;
   std::string reference;            // name of the host reference in workloads/reference (optional)
   uint64_t instruction_budget = 0;  // 0 = default
+  // Sequences (a `launches:` list) and their device state; a single-launch file has no steps.
+  std::vector<Step> steps;
+  std::vector<SymbolSpec> symbols;
+  std::map<std::string, int64_t> constants;  // names usable in expressions
+  ptx::OutOfBounds out_of_bounds = ptx::OutOfBounds::error;
+  bool is_sequence() const { return !steps.empty(); }
 };
 
 Launch load_launch(const std::filesystem::path& path);
 
 // The initial contents of a buffer: deterministic in (seed, buffer name, spec).
 std::vector<uint8_t> init_buffer(const Launch& launch, const BufferSpec& spec);
+
+// Integer expressions of launch files: literals, i, the file's constants, + - * / %, unary minus,
+// parentheses. Throws LaunchError with `context` (file:line: key) on a syntax error, an unknown name or a
+// division by zero.
+int64_t evaluate_expression(const std::string& text, int64_t i,
+                            const std::map<std::string, int64_t>& constants, const std::string& context);
+// Checks the syntax and names only (no division-by-zero check), for load time.
+void check_expression(const std::string& text, const std::map<std::string, int64_t>& constants,
+                      const std::string& context);
 
 }  // namespace simtlm::launch

@@ -6,8 +6,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <set>
 
 #include "models/launch/buffers.hpp"
+#include "models/launch/device.hpp"
 #include "models/launch/formats.hpp"
 #include "models/launch/outputs.hpp"
 #include "models/launch/sha256.hpp"
@@ -20,27 +22,6 @@ namespace simtlm::launch {
 using ptx::Type;
 
 namespace {
-
-constexpr uint64_t kBufferAlign = 256;
-
-bool is_float(Type t) {
-  return t == Type::f32 || t == Type::f64 || t == Type::f16 || t == Type::bf16;
-}
-bool is_signed_only(Type t) {
-  return t == Type::s8 || t == Type::s16 || t == Type::s32 || t == Type::s64;
-}
-
-// Line of a top-level key, for errors found after loading (kernel name, parameter count, reference).
-uint32_t top_level_key_line(const std::filesystem::path& file, const std::string& key) {
-  try {
-    const YAML::Node root = YAML::LoadFile(file.string());
-    for (const auto& kv : root) {
-      if (kv.first.Scalar() == key) return uint32_t(kv.first.Mark().line + 1);
-    }
-  } catch (const YAML::Exception&) {
-  }
-  return 1;
-}
 
 std::string format_element(Type type, const uint8_t* p) {
   switch (type) {
@@ -160,6 +141,10 @@ std::string compare_buffers(Type type, const std::vector<uint8_t>& actual,
 }
 
 Session::Session(Launch launch, SessionOptions options) : launch_(std::move(launch)), options_(options) {
+  if (launch_.is_sequence()) {
+    throw LaunchError(fmt::format("{}: a launch sequence (launches:) runs with simtlm run, not here",
+                                  launch_.path.string()));
+  }
   module_ = std::make_unique<ptx::Module>(ptx::load_ptx_file(launch_.ptx.string()));
   std::string error;
   kernel_ = module_->find_entry(launch_.kernel, &error);
@@ -168,7 +153,13 @@ Session::Session(Launch launch, SessionOptions options) : launch_(std::move(laun
                               ? fmt::format("no entry '{}' in {}", launch_.kernel, launch_.ptx.string())
                               : error);
   }
-  validate_params();
+  launch_ = with_symbol_views(launch_, *module_);
+  validate_params(
+      launch_, *kernel_, launch_.params,
+      fmt::format("{}:{}: params", launch_.path.string(), top_level_key_line(launch_.path, "params")));
+  std::set<std::string> initialised;
+  for (const SymbolSpec& s : launch_.symbols) initialised.insert(s.name);
+  warnings_ = uninitialised_const_warnings(*module_, *kernel_, initialised);
   if (!launch_.reference.empty()) {
     reference_ = options_.find_reference ? options_.find_reference(launch_.reference) : nullptr;
     if (!reference_) fail_at_key("reference", fmt::format("no host reference named '{}'", launch_.reference));
@@ -182,83 +173,15 @@ void Session::fail_at_key(const std::string& key, const std::string& message) co
                                 key, message));
 }
 
-void Session::validate_params() const {
-  const auto& params = kernel_->params;
-  if (params.size() != launch_.params.size()) {
-    std::string names;
-    for (const auto& p : params)
-      names += fmt::format("{}.{} {}", names.empty() ? "" : ", ", ptx::type_name(p.type), p.name);
-    fail_at_key("params", fmt::format("kernel {} takes {} parameters ({}) but {} are given", kernel_->name,
-                                      params.size(), names, launch_.params.size()));
-  }
-  for (size_t i = 0; i < params.size(); ++i) {
-    const ptx::Param& p = params[i];
-    const ParamValue& v = launch_.params[i];
-    auto fail = [&](const std::string& msg) {
-      throw LaunchError(fmt::format("{}:{}: params[{}]: {} (.param .{} {})", launch_.path.string(), v.line, i,
-                                    msg, ptx::type_name(p.type), p.name));
-    };
-    const unsigned bytes = element_bytes(p.type);
-    if (bytes == 0 || p.size != bytes)
-      fail(fmt::format("byte-array parameters of {} bytes are not supported", p.size));
-    if (v.kind == ParamValue::Kind::buffer) {
-      if (bytes != 8 || is_float(p.type)) fail(fmt::format("buffer '{}' passes a 64-bit address", v.buffer));
-      continue;
-    }
-    if (is_float(p.type)) {
-      if (p.type != Type::f32 && p.type != Type::f64) fail("half-precision parameters are not supported");
-      continue;  // integers and reals both convert
-    }
-    // A real with an integral value ("3.0") is accepted; anything else would silently truncate.
-    if (v.kind == ParamValue::Kind::real &&
-        (std::nearbyint(v.real) != v.real || std::fabs(v.real) > 0x1.0p63)) {
-      fail(fmt::format("{} is not an integer", v.real));
-    }
-    const int64_t value = v.kind == ParamValue::Kind::real ? int64_t(v.real) : v.integer;
-    const unsigned bits = bytes * 8;
-    // nvcc declares int and short parameters as .u32/.u16, so unsigned types also take negative values.
-    const __int128 lo = -(__int128(1) << (bits - 1));
-    const __int128 hi = is_signed_only(p.type) ? (__int128(1) << (bits - 1)) - 1 : (__int128(1) << bits) - 1;
-    if (value < lo || value > hi) fail(fmt::format("{} is out of range", value));
-  }
-}
-
-std::vector<uint8_t> Session::build_param_buffer(const std::map<std::string, uint64_t>& addresses) const {
-  uint32_t size = kernel_->param_bytes;
-  for (const auto& p : kernel_->params) size = std::max(size, p.offset + p.size);
-  std::vector<uint8_t> buffer(size, 0);
-  for (size_t i = 0; i < kernel_->params.size(); ++i) {
-    const ptx::Param& p = kernel_->params[i];
-    const ParamValue& v = launch_.params[i];
-    uint8_t* dst = &buffer[p.offset];
-    if (v.kind == ParamValue::Kind::buffer) {
-      const uint64_t addr = addresses.at(v.buffer);
-      std::memcpy(dst, &addr, 8);
-    } else if (p.type == Type::f32) {
-      const float f = v.kind == ParamValue::Kind::real ? float(v.real) : float(v.integer);
-      std::memcpy(dst, &f, 4);
-    } else if (p.type == Type::f64) {
-      const double d = v.kind == ParamValue::Kind::real ? v.real : double(v.integer);
-      std::memcpy(dst, &d, 8);
-    } else {
-      const int64_t value = v.kind == ParamValue::Kind::real ? int64_t(v.real) : v.integer;
-      const uint64_t bits = uint64_t(value);  // little-endian low bytes: two's complement truncation
-      std::memcpy(dst, &bits, p.size);
-    }
-  }
-  return buffer;
+ptx::OutOfBounds out_of_bounds_mode(const Launch& launch, const SessionOptions& options) {
+  return options.out_of_bounds.value_or(launch.out_of_bounds);
 }
 
 std::unique_ptr<DeviceImage> Session::prepare_device() const {
   auto image = std::make_unique<DeviceImage>();
   ptx::GlobalMemory& memory = image->memory;
-  for (const BufferSpec& spec : launch_.buffers) {
-    std::vector<uint8_t> bytes = init_buffer(launch_, spec);
-    const uint64_t addr = memory.allocate(std::max<uint64_t>(bytes.size(), 1), kBufferAlign, spec.name);
-    if (!bytes.empty()) memory.write(addr, bytes.data(), bytes.size());
-    image->addresses[spec.name] = addr;
-    image->initial[spec.name] = std::move(bytes);
-  }
+  memory.set_out_of_bounds(out_of_bounds_mode(launch_, options_));
+  place_buffers(launch_, memory, image->addresses, image->initial);
 
   ptx::LaunchContext& context = image->context;
   context.module = module_.get();
@@ -267,15 +190,10 @@ std::unique_ptr<DeviceImage> Session::prepare_device() const {
   context.block = launch_.block;
   context.dynamic_shared_bytes = launch_.shared_bytes;
   context.global = &memory;
-  context.symbol_address.assign(module_->symbols.size(), 0);
-  for (size_t i = 0; i < module_->symbols.size(); ++i) {
-    const ptx::Symbol& sym = module_->symbols[i];
-    if ((sym.space != ptx::Space::global && sym.space != ptx::Space::constant) || sym.size == 0) continue;
-    const uint64_t addr = memory.allocate(sym.size, std::max<uint64_t>(sym.align, kBufferAlign), sym.name);
-    if (!sym.init.empty()) memory.write(addr, sym.init.data(), std::min<uint64_t>(sym.init.size(), sym.size));
-    context.symbol_address[i] = addr;
-  }
-  context.param_buffer = build_param_buffer(image->addresses);
+  std::set<std::string> initialised;
+  context.symbol_address = place_symbols(launch_, *module_, true, memory, image->initial, initialised);
+  add_symbol_views(launch_, *module_, context.symbol_address, memory, image->addresses, image->initial);
+  context.param_buffer = build_param_buffer(launch_, *kernel_, launch_.params, image->addresses, 0);
   return image;
 }
 
@@ -305,6 +223,9 @@ SessionResult Session::run() {
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   result.buffers = image->read_buffers(launch_);
+  result.warnings = warnings_;
+  result.out_of_bounds_warn = image->memory.tolerates_out_of_bounds();
+  result.out_of_bounds = image->memory.out_of_bounds_log();
   verify(result, *image);
   return result;
 }
@@ -316,7 +237,11 @@ uint64_t Session::instruction_budget() const {
 }
 
 void Session::verify(SessionResult& result, DeviceImage& image) const {
-  workloads::Buffers& initial = image.initial;
+  verify_outputs(launch_, reference_, result, image.initial);
+}
+
+void verify_outputs(const Launch& launch_, workloads::ReferenceFn reference_, SessionResult& result,
+                    workloads::Buffers& initial) {
   std::map<std::string, uint32_t> tolerance;
   for (const ExpectSpec& e : launch_.expect) {
     result.expect_checked = true;

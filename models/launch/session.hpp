@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,8 @@ struct SessionOptions {
   bool capture_printf = false;  // collect the kernel's printf output instead of writing it to stdout
   // Optional: sees every warp instruction of run() (ptx::RunOptions::observer).
   ptx::WarpObserver observer{};
+  // --out-of-bounds: overrides the launch file's out_of_bounds when set.
+  std::optional<ptx::OutOfBounds> out_of_bounds;
 };
 
 struct SessionResult {
@@ -33,6 +37,10 @@ struct SessionResult {
   bool reference_checked = false;
   double wall_seconds = 0;  // host time of the run itself
   std::string printf_output;
+  std::vector<std::string> warnings;  // e.g. a __constant__ variable read before anything initialised it
+  bool out_of_bounds_warn = false;    // warn mode: out_of_bounds counts accesses outside every allocation
+  ptx::OutOfBoundsLog out_of_bounds;
+  nlohmann::json launches = nlohmann::json::array();  // sequences: one entry per kernel launch
   bool ok() const { return failures.empty(); }
 };
 
@@ -69,10 +77,10 @@ class Session {
   const Launch& launch() const { return launch_; }
   const ptx::Module& module() const { return *module_; }
   const ptx::Function& kernel() const { return *kernel_; }
+  // E.g. a __constant__ variable the kernel reads that nothing initialised.
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
-  std::vector<uint8_t> build_param_buffer(const std::map<std::string, uint64_t>& addresses) const;
-  void validate_params() const;
   [[noreturn]] void fail_at_key(const std::string& key, const std::string& message) const;
 
   Launch launch_;
@@ -80,7 +88,16 @@ class Session {
   std::unique_ptr<ptx::Module> module_;
   const ptx::Function* kernel_ = nullptr;
   workloads::ReferenceFn reference_ = nullptr;
+  std::vector<std::string> warnings_;
 };
+
+// Checks result.buffers against the launch's expectations and the host reference (which runs on `initial`
+// and overwrites it), appending to result.failures.
+void verify_outputs(const Launch& launch, workloads::ReferenceFn reference, SessionResult& result,
+                    workloads::Buffers& initial);
+
+// The out-of-bounds mode of a run: the option's override, else the launch file's.
+ptx::OutOfBounds out_of_bounds_mode(const Launch& launch, const SessionOptions& options);
 
 // Element-wise comparison of two buffers of one type: exact, or within tolerance_ulp for f32/f64. Returns an
 // empty string when they match, else a report with the first mismatching indices, the count and the max ULP.

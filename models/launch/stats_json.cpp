@@ -1,7 +1,11 @@
 #include "models/launch/stats_json.hpp"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <string>
+
+#include "models/launch/session.hpp"
 
 namespace simtlm::launch {
 
@@ -36,6 +40,21 @@ nlohmann::json branch_json(const ptx::Module& module, const ptx::Function& kerne
           {"divergent", divergent},
           {"ptx_line", pc < kernel.code.size() ? kernel.code[pc].line : 0},
           {"cuda", loc.empty() ? nlohmann::json(nullptr) : nlohmann::json(loc)}};
+}
+
+void add_diagnostics(nlohmann::json& doc, const SessionResult& result, bool always, const std::string& file) {
+  if (always || !result.warnings.empty()) doc["warnings"] = result.warnings;
+  for (const std::string& w : result.warnings) fmt::print(stderr, "simtlm: warning: {}: {}\n", file, w);
+  if (!result.out_of_bounds_warn) return;
+  const ptx::OutOfBoundsLog& log = result.out_of_bounds;
+  doc["out_of_bounds"] = {
+      {"mode", "warn"}, {"loads", log.loads}, {"stores", log.stores}, {"first", log.first}};
+  if (log.loads + log.stores == 0) return;
+  fmt::print(
+      stderr,
+      "simtlm: warning: {}: {} loads and {} stores outside every buffer (loads read zeros, stores dropped)\n",
+      file, log.loads, log.stores);
+  for (const std::string& l : log.first) fmt::print(stderr, "  {}\n", l);
 }
 
 nlohmann::json stats_json(const Launch& launch, const ptx::Module& module, const ptx::Function& kernel,

@@ -22,6 +22,11 @@ nlohmann::json launch_json(const Launch& launch, const ptx::Function& kernel);
 nlohmann::json branch_json(const ptx::Module& module, const ptx::Function& kernel, uint32_t pc,
                            uint64_t executed, uint64_t divergent);
 
+struct SessionResult;
+// Adds "warnings" (always for sequences, else only when there are some) and, in out_of_bounds: warn mode,
+// "out_of_bounds": {"loads", "stores", "first"}; also prints them on stderr with the launch file's name.
+void add_diagnostics(nlohmann::json& doc, const SessionResult& result, bool always, const std::string& file);
+
 nlohmann::json stats_json(const Launch& launch, const ptx::Module& module, const ptx::Function& kernel,
                           const ptx::RunStats& stats, double wall_seconds);
 

@@ -21,7 +21,13 @@ nlohmann::json CacheStats::json() const {
           {"bank_conflicts", bank_conflicts},
           {"bypasses", bypasses},
           {"down_reads", down_reads},
-          {"down_writes", down_writes}};
+          {"down_writes", down_writes},
+          {"atomics", atomics},
+          {"atomic_operations", atomic_operations},
+          {"atomic_wait_cycles", atomic_wait_cycles},
+          {"flushes", flushes},
+          {"flush_writebacks", flush_writebacks},
+          {"flush_bytes", flush_bytes}};
 }
 
 namespace {
@@ -29,8 +35,8 @@ const CacheParams& checked(const CacheParams& p) {
   auto pow2 = [](uint32_t v) { return v != 0 && std::has_single_bit(v); };
   if (!pow2(p.line_bytes) || !pow2(p.sector_bytes) || p.sector_bytes > p.line_bytes ||
       p.line_bytes / p.sector_bytes > 32 || p.assoc == 0 || p.banks == 0 || p.mshrs == 0 ||
-      p.mshr_max_merge == 0 || p.write_buffer == 0 || p.size_bytes % (p.line_bytes * p.assoc) != 0 ||
-      p.size_bytes == 0)
+      p.mshr_max_merge == 0 || p.write_buffer == 0 || p.slices == 0 ||
+      p.size_bytes % (p.line_bytes * p.assoc) != 0 || p.size_bytes == 0)
     throw std::invalid_argument("CacheParams: sizes must be powers of two, at most 32 sectors per line");
   return p;
 }
@@ -75,7 +81,7 @@ sc_time Cache::bank_slot(uint64_t line) {
 }
 
 Cache::Line* Cache::find(uint64_t line) {
-  const uint32_t set = (line / p_.line_bytes) % sets_;
+  const uint32_t set = (line / p_.line_bytes / p_.slices) % sets_;
   for (uint32_t w = 0; w < p_.assoc; ++w) {
     Line& l = lines_[size_t{set} * p_.assoc + w];
     if (!l.disabled && l.valid && l.line_addr == line) return &l;
@@ -84,7 +90,7 @@ Cache::Line* Cache::find(uint64_t line) {
 }
 
 Cache::Line* Cache::victim(uint64_t line) {
-  const uint32_t set = (line / p_.line_bytes) % sets_;
+  const uint32_t set = (line / p_.line_bytes / p_.slices) % sets_;
   Line* best = nullptr;
   for (uint32_t w = 0; w < p_.assoc; ++w) {
     Line& l = lines_[size_t{set} * p_.assoc + w];
@@ -97,6 +103,29 @@ Cache::Line* Cache::victim(uint64_t line) {
 
 bool Cache::contains(uint64_t addr) const {
   return const_cast<Cache*>(this)->find(addr & ~uint64_t{p_.line_bytes - 1}) != nullptr;
+}
+
+bool Cache::dirty(uint64_t addr) const {
+  const Line* l = const_cast<Cache*>(this)->find(addr & ~uint64_t{p_.line_bytes - 1});
+  return l && l->dirty;
+}
+
+uint64_t Cache::write_back_dirty() {
+  ++stats_.flushes;
+  uint64_t sent = 0;
+  for (Line& l : lines_) {
+    if (l.disabled || !l.valid || !l.dirty) continue;
+    const int first = std::countr_zero(l.dirty), last = 31 - std::countl_zero(l.dirty);
+    const unsigned bytes = (last - first + 1) * p_.sector_bytes;
+    Gp no_cause;
+    send_down(tlm::TLM_WRITE_COMMAND, l.line_addr + first * p_.sector_bytes, bytes, no_cause,
+              sc_core::SC_ZERO_TIME);
+    ++stats_.flush_writebacks;
+    stats_.flush_bytes += bytes;
+    l.dirty = 0;
+    ++sent;
+  }
+  return sent;
 }
 
 void Cache::send_down(tlm::tlm_command cmd, uint64_t addr, unsigned len, const Gp& cause,
@@ -129,15 +158,67 @@ bool Cache::accept(Gp& p) {
   const uint64_t line = p.get_address() & ~uint64_t{p_.line_bytes - 1};
   const uint32_t sectors = sector_mask(p.get_address(), p.get_data_length());
   const bool is_read = p.get_command() == tlm::TLM_READ_COMMAND;
-  const bool ok = is_read ? accept_read(p, line, sectors) : accept_write(p, line, sectors);
+  const auto* ext = p.get_extension<RequestExt>();
+  const bool atomic = ext && ext->is_atomic();
+  const bool ok = atomic && !p_.atomic_cycles ? pass_atomic(p, line, sectors)
+                  : is_read                   ? accept_read(p, line, sectors)
+                                              : accept_write(p, line, sectors);
   if (!ok) {
     if (last_refused_ != &p) ++stats_.reservation_failures;
     last_refused_ = &p;
     return false;
   }
   last_refused_ = nullptr;
-  ++(is_read ? stats_.reads : stats_.writes);
+  ++(atomic ? stats_.atomics : is_read ? stats_.reads : stats_.writes);
   return true;
+}
+
+bool Cache::pass_atomic(Gp& p, uint64_t line, uint32_t sectors) {
+  if (forwarded_.size() + mshr_.size() >= p_.mshrs) return false;
+  // The atomic changes the words below us: clean copies of its sectors here are stale from now on.
+  if (Line* l = find(line)) l->valid &= ~(sectors & ~l->dirty);
+  Gp& g = pool_.get(tlm::TLM_READ_COMMAND, p.get_address(), p.get_data_length());
+  *g.get_extension<RequestExt>() = *p.get_extension<RequestExt>();
+  forwarded_[&g] = &p;
+  out_port_.send(g, bank_slot(line) + cycles(p_.clock, p_.miss_latency));
+  return true;
+}
+
+void Cache::respond_with_data(Gp& p, Line* l, const sc_time& delay) {
+  const auto* ext = p.get_extension<RequestExt>();
+  if (!ext || !ext->is_atomic()) {
+    in_port_.respond(p, delay);
+    return;
+  }
+  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time done = atomic_unit(ext->atomics, now + delay);
+  const uint32_t sectors = sector_mask(p.get_address(), p.get_data_length());
+  if (p_.write_policy == WritePolicy::kWriteBackAllocate && l) {
+    l->dirty |= sectors & l->valid;
+  } else {
+    send_down(tlm::TLM_WRITE_COMMAND, p.get_address(), p.get_data_length(), p, done - now);
+  }
+  in_port_.respond(p, done - now);
+}
+
+sc_time Cache::atomic_unit(const std::vector<AtomicTarget>& targets, const sc_time& ready) {
+  const sc_time op = cycles(p_.clock, p_.atomic_cycles);
+  sc_time finish = ready;
+  for (const AtomicTarget& t : targets) {
+    sc_time& word = word_free_[t.address];
+    for (uint32_t k = 0; k < t.operations; ++k) {
+      const sc_time start = std::max({ready, atomic_issue_free_, word});
+      stats_.atomic_wait_cycles += static_cast<uint64_t>(std::llround((start - ready) / p_.clock));
+      atomic_issue_free_ = start + p_.clock;
+      word = start + op;
+      finish = std::max(finish, word);
+      ++stats_.atomic_operations;
+    }
+  }
+  if (word_free_.size() > 4096) {  // words whose last operation has ended constrain nothing
+    std::erase_if(word_free_, [now = sc_core::sc_time_stamp()](const auto& w) { return w.second <= now; });
+  }
+  return finish;
 }
 
 bool Cache::accept_read(Gp& p, uint64_t line, uint32_t sectors) {
@@ -145,7 +226,7 @@ bool Cache::accept_read(Gp& p, uint64_t line, uint32_t sectors) {
   if (l && (l->valid & sectors) == sectors) {
     ++stats_.hits;
     l->lru = ++lru_clock_;
-    in_port_.respond(p, bank_slot(line) + cycles(p_.clock, p_.hit_latency));
+    respond_with_data(p, l, bank_slot(line) + cycles(p_.clock, p_.hit_latency));
     return true;
   }
   const uint32_t have = l ? l->valid : 0;
@@ -199,6 +280,9 @@ bool Cache::accept_write(Gp& p, uint64_t line, uint32_t sectors) {
 void Cache::on_down_resp(Gp& g) {
   if (g.get_command() == tlm::TLM_WRITE_COMMAND) {
     --writes_out_;
+  } else if (const auto fw = forwarded_.find(&g); fw != forwarded_.end()) {
+    in_port_.respond(*fw->second, cycles(p_.clock, p_.fill_latency));
+    forwarded_.erase(fw);
   } else {
     const uint64_t line = fetch_line_.at(&g);
     fetch_line_.erase(&g);
@@ -219,11 +303,12 @@ void Cache::on_down_resp(Gp& g) {
       l->valid |= m.sectors;
       l->lru = ++lru_clock_;
     }
-    for (Gp* w : m.waiting) in_port_.respond(*w, cycles(p_.clock, p_.fill_latency));
+    for (Gp* w : m.waiting) respond_with_data(*w, l, cycles(p_.clock, p_.fill_latency));
     mshr_.erase(it);
   }
   g.release();
   in_port_.retry();
+  if (idle()) idle_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void Cache::disable_fraction(double fraction) {

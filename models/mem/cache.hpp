@@ -14,6 +14,7 @@
 
 #include "models/mem/at_ports.hpp"
 #include "models/mem/payload_pool.hpp"
+#include "models/mem/request_ext.hpp"
 
 namespace simtlm::mem {
 
@@ -35,6 +36,13 @@ struct CacheParams {
   uint32_t mshr_max_merge = 8;  // requests waiting on one MSHR
   uint32_t write_buffer = 16;   // stores/writebacks outstanding downstream before back-pressure
   WritePolicy write_policy = WritePolicy::kWriteThroughNoAllocate;
+  // 0: no atomic unit, atomics pass through to the next level. Otherwise this cache performs them: its atomic
+  // unit issues one read-modify-write per cycle, in order, and one on a word waits atomic_cycles after the
+  // previous one on that word began (the read-modify-write of a word is serial).
+  uint32_t atomic_cycles = 0;
+  // The cache is one of `slices` caches interleaved by line (the L2 banks behind the crossbar): the line
+  // index bits that pick the slice are the same in every line it sees, so the set index skips them.
+  uint32_t slices = 1;
   sc_core::sc_time clock = sc_core::sc_time(1, sc_core::SC_NS);
 
   static CacheParams l1() { return {}; }
@@ -48,6 +56,7 @@ struct CacheParams {
     p.fill_latency = 4;
     p.mshrs = 64;
     p.write_policy = WritePolicy::kWriteBackAllocate;
+    p.atomic_cycles = 9;
     return p;
   }
 };
@@ -56,6 +65,8 @@ struct CacheStats {
   uint64_t reads = 0, writes = 0, hits = 0, misses = 0, mshr_merges = 0, reservation_failures = 0;
   uint64_t writebacks = 0, fills = 0, bank_conflicts = 0, bypasses = 0;
   uint64_t down_reads = 0, down_writes = 0;
+  uint64_t atomics = 0, atomic_operations = 0, atomic_wait_cycles = 0;
+  uint64_t flushes = 0, flush_writebacks = 0, flush_bytes = 0;
   nlohmann::json json() const;
 };
 
@@ -75,6 +86,16 @@ class Cache : public sc_core::sc_module {
   void disable_fraction(double fraction);
   void set_line_disabled(uint32_t set, uint32_t way, bool disabled);
   bool contains(uint64_t addr) const;  // some sector of the line is valid (for tests)
+  bool dirty(uint64_t addr) const;     // some sector of the line is dirty (for tests)
+
+  // Writes every dirty line back (its dirty sectors as one burst, as an eviction does) and leaves it valid
+  // and clean: what a kernel boundary does. Returns the number of write requests sent; their completion is
+  // seen through idle().
+  uint64_t write_back_dirty();
+  // No request of ours is outstanding below (fills, pass-through atomics, writes). idle_event() is notified
+  // whenever that becomes true.
+  bool idle() const { return writes_out_ == 0 && mshr_.empty() && forwarded_.empty(); }
+  const sc_core::sc_event& idle_event() const { return idle_event_; }
 
  private:
   struct Line {
@@ -92,6 +113,11 @@ class Cache : public sc_core::sc_module {
   bool accept(Gp& p);
   bool accept_read(Gp& p, uint64_t line, uint32_t sectors);
   bool accept_write(Gp& p, uint64_t line, uint32_t sectors);
+  bool pass_atomic(Gp& p, uint64_t line, uint32_t sectors);
+  // Responds to a read or (at a cache with an atomic unit) an atomic whose sectors are valid `delay` from
+  // now; an atomic first goes through the atomic unit and dirties its sectors.
+  void respond_with_data(Gp& p, Line* l, const sc_core::sc_time& delay);
+  sc_core::sc_time atomic_unit(const std::vector<AtomicTarget>& targets, const sc_core::sc_time& ready);
   void on_down_resp(Gp& p);
   Line* find(uint64_t line);
   Line* victim(uint64_t line);  // nullptr when every way of the set is disabled
@@ -113,6 +139,10 @@ class Cache : public sc_core::sc_module {
   std::vector<Line> lines_;                       // set-major: lines_[set * assoc + way]
   std::unordered_map<uint64_t, Mshr> mshr_;       // by line address
   std::unordered_map<Gp*, uint64_t> fetch_line_;  // our fill payload -> line address
+  std::unordered_map<Gp*, Gp*> forwarded_;        // our pass-through atomic -> the request it carries
+  sc_core::sc_time atomic_issue_free_;            // the atomic unit's next issue slot
+  std::unordered_map<uint64_t, sc_core::sc_time> word_free_;  // word -> its last read-modify-write's end
+  sc_core::sc_event idle_event_;
   std::vector<sc_core::sc_time> bank_free_;
   uint32_t writes_out_ = 0;
   uint64_t lru_clock_ = 0;

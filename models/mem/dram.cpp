@@ -75,6 +75,7 @@ void Dram::complete(Req& r, const sc_time& delay) {
   Gp& p = *r.p;
   ++(p.is_read() ? stats_.reads : stats_.writes);
   stats_.bytes += p.get_data_length();
+  (p.is_read() ? stats_.read_bytes : stats_.write_bytes) += p.get_data_length();
   const sc_time lat = sc_core::sc_time_stamp() + delay - r.arrival;
   stats_.latency_sum += lat;
   stats_.latency_max = std::max(stats_.latency_max, lat);
@@ -154,6 +155,8 @@ nlohmann::json Dram::stats_json() const {
           {"row_hits", stats_.row_hits},
           {"row_misses", stats_.row_misses},
           {"bytes", stats_.bytes},
+          {"read_bytes", stats_.read_bytes},
+          {"write_bytes", stats_.write_bytes},
           {"bandwidth_bytes_per_cycle", cycles_now > 0 ? stats_.bytes / cycles_now : 0.0},
           {"latency_avg_cycles",
            stats_.completed ? static_cast<double>(stats_.latency_sum.value()) / clk / stats_.completed : 0.0},

@@ -48,7 +48,7 @@ struct DramParams {
 };
 
 struct DramStats {
-  uint64_t reads = 0, writes = 0, row_hits = 0, row_misses = 0, bytes = 0;
+  uint64_t reads = 0, writes = 0, row_hits = 0, row_misses = 0, bytes = 0, read_bytes = 0, write_bytes = 0;
   uint64_t rejections = 0;  // requests whose END_REQ was withheld (queue full)
   sc_core::sc_time latency_sum, latency_max;
   uint64_t completed = 0;

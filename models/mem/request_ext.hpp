@@ -1,8 +1,13 @@
 #pragma once
-// Who caused a memory request. Carried on every payload for stats and tracing only: no component
-// changes its timing on these fields, so a third-party target may ignore the extension.
+// Who caused a memory request, and whether it is an atomic. Who caused it is for stats and tracing only; the
+// atomic targets are the one field that changes timing: a cache without an atomic unit passes the request
+// through, the L2's atomic unit serialises the operations (docs/memory-system.md). A third-party target may
+// ignore the extension; it then sees an atomic as a read.
 #include <cstdint>
 #include <tlm>
+#include <vector>
+
+#include "models/mem/atomic_target.hpp"
 
 namespace simtlm::mem {
 
@@ -11,7 +16,9 @@ struct RequestExt : tlm::tlm_extension<RequestExt> {
   int warp = -1;
   uint32_t pc = 0;
   uint32_t lane_mask = 0;
+  std::vector<AtomicTarget> atomics;  // empty: not an atomic; otherwise distinct words, in lane order
 
+  bool is_atomic() const { return !atomics.empty(); }
   tlm::tlm_extension_base* clone() const override { return new RequestExt(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {
     *this = static_cast<const RequestExt&>(other);

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "models/ptx/decode_internal.hpp"
+
 namespace simtlm::ptx {
 namespace {
 
@@ -47,6 +49,10 @@ const std::unordered_map<std::string_view, OpSpec>& op_table() {
       {"vote", {Op::vote, kAType}},
       {"shfl", {Op::shfl, kAType}},
       {"activemask", {Op::activemask, kAType}},
+      {"match", {Op::match, kAType}},
+      {"redux", {Op::redux, kAType}},
+      {"fns", {Op::fns, kAType}},
+      {"nanosleep", {Op::nanosleep, kAType}},
       {"membar", {Op::membar, 0}},
       {"fence", {Op::membar, 0}},
       {"add", {Op::add, kFloatArith}},
@@ -150,8 +156,16 @@ bool is_ignored_memory_hint(std::string_view mod) {
   return kHints.count(mod) != 0;
 }
 
-[[noreturn]] void fail(const std::string& message) {
+}  // namespace
+
+namespace decode_detail {
+
+void fail(const std::string& message) {
   throw DecodeError(message);
+}
+
+void unsupported(const std::string& message) {
+  throw UnsupportedError(message);
 }
 
 std::string quoted(std::string_view text) {
@@ -178,7 +192,7 @@ void check_not_label(const ParsedOperand& parsed) {
   if (parsed.operand.kind == OperandKind::label) fail("undefined symbol " + quoted(parsed.name));
 }
 
-Operand destination(const ParsedOperand& parsed, bool allow_vec = false) {
+Operand destination(const ParsedOperand& parsed, bool allow_vec) {
   check_not_label(parsed);
   reject_pair(parsed);
   OperandKind kind = parsed.operand.kind;
@@ -189,9 +203,7 @@ Operand destination(const ParsedOperand& parsed, bool allow_vec = false) {
   fail("bad operand: destination must be a register");
 }
 
-enum SrcAllow : unsigned { kSrcPlain = 0, kSrcSpecial = 1, kSrcSymbol = 2, kSrcVec = 4, kSrcNegate = 8 };
-
-Operand source(const ParsedOperand& parsed, Type read_type, unsigned allow = kSrcPlain) {
+Operand source(const ParsedOperand& parsed, Type read_type, unsigned allow) {
   check_not_label(parsed);
   reject_pair(parsed);
   Operand operand = parsed.operand;
@@ -233,6 +245,11 @@ void set_sources(Instr& instr, const std::vector<ParsedOperand>& operands, size_
   }
   instr.nsrc = static_cast<uint8_t>(index);
 }
+}  // namespace decode_detail
+
+namespace {
+
+using namespace decode_detail;
 
 uint16_t float_to_half_bits(float value) {
   uint32_t bits = std::bit_cast<uint32_t>(value);
@@ -268,6 +285,7 @@ uint16_t float_to_bf16_bits(float value) {
 
 // Handles modifiers only one opcode family understands; returns false when `mod` is not one of them.
 bool family_modifier(std::string_view base, std::string_view mod, Instr& instr) {
+  if (warp_family_modifier(mod, instr)) return true;
   switch (instr.op) {
     case Op::bar:
       if (mod == "sync") {
@@ -308,50 +326,6 @@ bool family_modifier(std::string_view base, std::string_view mod, Instr& instr) 
       return false;
     case Op::bar_warp:
       return mod == "sync";
-    case Op::vote:
-      if (mod == "sync") {
-        instr.flags |= kAligned;
-        return true;
-      }  // remembered: has a member mask
-      if (mod == "ballot") {
-        instr.sub = Sub::v_ballot;
-        return true;
-      }
-      if (mod == "any") {
-        instr.sub = Sub::v_any;
-        return true;
-      }
-      if (mod == "all") {
-        instr.sub = Sub::v_all;
-        return true;
-      }
-      if (mod == "uni") {
-        instr.sub = Sub::v_uni;
-        return true;
-      }
-      return false;
-    case Op::shfl:
-      if (mod == "sync") {
-        instr.flags |= kAligned;
-        return true;
-      }  // remembered: has a member mask
-      if (mod == "up") {
-        instr.sub = Sub::s_up;
-        return true;
-      }
-      if (mod == "down") {
-        instr.sub = Sub::s_down;
-        return true;
-      }
-      if (mod == "bfly") {
-        instr.sub = Sub::s_bfly;
-        return true;
-      }
-      if (mod == "idx") {
-        instr.sub = Sub::s_idx;
-        return true;
-      }
-      return false;
     case Op::membar:
       // membar.gl/cta/sys and every fence flavour only order memory; the functional model is sequentially
       // consistent, so the qualifiers carry no meaning for us.
@@ -469,9 +443,9 @@ void apply_modifiers(std::string_view opcode, std::string_view base, uint32_t al
     } else if ((allow & kAMemHints) && is_ignored_memory_hint(mod)) {
       continue;
     } else if (mod == "cc") {
-      fail("carry-chain instructions (" + quoted(opcode) + ") are not supported");
+      unsupported("carry-chain instructions (" + quoted(opcode) + ") are not supported");
     } else {
-      fail("unsupported modifier ." + std::string(mod) + " in " + quoted(opcode));
+      unsupported("unsupported modifier ." + std::string(mod) + " in " + quoted(opcode));
     }
   }
   if (types == 0 && (allow & kAType)) {
@@ -522,13 +496,13 @@ bool is_float_arithmetic(Op op) {
 }
 
 void check_supported_type(const Instr& instr, std::string_view opcode) {
-  if (instr.type == Type::b128) fail("type .b128 is not supported in " + quoted(opcode));
+  if (instr.type == Type::b128) unsupported("type .b128 is not supported in " + quoted(opcode));
   if (is_float_arithmetic(instr.op) && is_half_type(instr.type)) {
-    fail("half-precision arithmetic is not supported (f32 and f64 are): " + quoted(opcode));
+    unsupported("half-precision arithmetic is not supported (f32 and f64 are): " + quoted(opcode));
   }
   if ((instr.op == Op::cvt || instr.op == Op::setp) &&
       (is_packed_type(instr.type) || is_packed_type(instr.type2))) {
-    fail("packed f16x2/bf16x2 types are not supported in " + quoted(opcode));
+    unsupported("packed f16x2/bf16x2 types are not supported in " + quoted(opcode));
   }
 }
 
@@ -538,6 +512,7 @@ void decode_operands(std::string_view opcode, std::vector<ParsedOperand>& ops, I
     instr.dst[0] = destination(ops[index], allow_vec);
     instr.ndst = 1;
   };
+  if (decode_warp_operands(opcode, ops, instr)) return;
   switch (instr.op) {
     case Op::bra:
       expect_count(ops, 1, "bra");
@@ -550,7 +525,7 @@ void decode_operands(std::string_view opcode, std::vector<ParsedOperand>& ops, I
       expect_count(ops, 0, opcode);
       return;
     case Op::bar: {
-      if (instr.sub == Sub::none) fail("unsupported barrier form " + quoted(opcode));
+      if (instr.sub == Sub::none) unsupported("unsupported barrier form " + quoted(opcode));
       bool reduction = instr.sub != Sub::bar_sync && instr.sub != Sub::bar_arrive;
       size_t first = reduction ? 1 : 0;
       size_t minimum = first + (instr.sub == Sub::bar_arrive ? 2 : 1) + (reduction ? 1 : 0);
@@ -572,47 +547,6 @@ void decode_operands(std::string_view opcode, std::vector<ParsedOperand>& ops, I
       instr.src[0] = source(ops[0], Type::u32);
       instr.nsrc = 1;
       return;
-    case Op::vote: {
-      bool has_mask = instr.flags & kAligned;
-      instr.flags &= static_cast<uint16_t>(~kAligned);
-      if (instr.sub == Sub::none) fail("vote needs .ballot/.any/.all/.uni");
-      expect_count(ops, has_mask ? 3 : 2, opcode);
-      dst(0);
-      instr.src[0] = source(ops[1], Type::pred, kSrcNegate);
-      if (has_mask) {
-        instr.src[1] = source(ops[2], Type::b32);
-      } else {
-        instr.src[1].kind = OperandKind::imm;  // pre-sync vote: the whole warp
-        instr.src[1].imm = 0xffffffffu;
-      }
-      instr.nsrc = 2;
-      return;
-    }
-    case Op::shfl: {
-      bool has_mask = instr.flags & kAligned;
-      instr.flags &= static_cast<uint16_t>(~kAligned);
-      if (instr.sub == Sub::none) fail("shfl needs .up/.down/.bfly/.idx");
-      expect_count(ops, has_mask ? 5 : 4, opcode);
-      ParsedOperand first = ops[0];
-      uint32_t pair = first.pair_reg;
-      first.pair_reg = kNoReg;
-      instr.dst[0] = destination(first);
-      instr.ndst = 1;
-      if (pair != kNoReg) {
-        instr.dst[1].kind = OperandKind::reg;
-        instr.dst[1].reg = pair;
-        instr.ndst = 2;
-      }
-      set_sources(instr, ops, 1, {t, Type::b32, Type::b32});
-      if (has_mask) {
-        instr.src[3] = source(ops[4], Type::b32);
-      } else {
-        instr.src[3].kind = OperandKind::imm;
-        instr.src[3].imm = 0xffffffffu;
-      }
-      instr.nsrc = 4;
-      return;
-    }
     case Op::activemask:
       expect_count(ops, 1, "activemask");
       dst(0);
@@ -803,7 +737,7 @@ void decode_operands(std::string_view opcode, std::vector<ParsedOperand>& ops, I
     case Op::red: {
       if (instr.space == Space::none) instr.space = Space::generic;
       if (instr.space != Space::global && instr.space != Space::shared && instr.space != Space::generic) {
-        fail("atomics on ." + std::string(space_name(instr.space)) + " are not supported");
+        unsupported("atomics on ." + std::string(space_name(instr.space)) + " are not supported");
       }
       if (instr.sub == Sub::none) fail(quoted(opcode) + " needs an operation (.add, .cas, ...)");
       bool is_atom = instr.op == Op::atom;
@@ -825,7 +759,7 @@ void decode_operands(std::string_view opcode, std::vector<ParsedOperand>& ops, I
       return;
     }
     default:
-      fail("unsupported instruction " + quoted(opcode));
+      unsupported("unsupported instruction " + quoted(opcode));
   }
 }
 
@@ -883,7 +817,7 @@ bool is_supported_opcode(std::string_view opcode) {
 void decode_instruction(std::string_view opcode, std::vector<ParsedOperand>& operands, Instr& instr) {
   std::string_view base = opcode.substr(0, opcode.find('.'));
   OpSpec spec;
-  if (!lookup(op_table(), base, &spec)) fail("unsupported instruction " + quoted(opcode));
+  if (!lookup(op_table(), base, &spec)) unsupported("unsupported instruction " + quoted(opcode));
   instr.op = spec.op;
   apply_modifiers(opcode, base, spec.allow, instr);
   check_supported_type(instr, opcode);

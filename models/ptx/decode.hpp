@@ -21,9 +21,15 @@ struct ParsedOperand {
   std::string_view name;       // identifier text of a label operand (kind == label)
 };
 
-// A decoding failure; the parser adds file, line and instruction text.
+// A decoding failure; the parser adds file, line and instruction text. A malformed instruction stops the
+// module from loading.
 struct DecodeError : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+// A well-formed instruction the model does not support (opcode, modifier, type, state space): only the
+// kernels that reach it are refused.
+struct UnsupportedError : DecodeError {
+  using DecodeError::DecodeError;
 };
 
 // "u32" -> Type::u32; Type::none when the name is not a supported type.

@@ -1,14 +1,19 @@
-// Executor entry points: warp setup, error locations, dispatch, moves, special registers and warp-level
-// operations (vote, shfl, activemask). Arithmetic, conversions and memory live in executor_*.cpp.
+// Executor entry points: warp setup, error locations, dispatch, moves, special registers and activemask.
+// Warp-level operations are in executor_warp.cpp; arithmetic, conversions and memory in the other
+// executor_*.cpp.
 #include <fmt/format.h>
 
+#include "models/ptx/executor_call.hpp"
 #include "models/ptx/executor_internal.hpp"
+#include "models/ptx/kernel_layout.hpp"
 
 namespace simtlm::ptx {
 
 using namespace exec;
 
-Executor::Executor(const LaunchContext& launch) : launch_(launch) {}
+Executor::Executor(const LaunchContext& launch) : launch_(launch) {
+  if (launch_.module && launch_.kernel) require_supported(*launch_.module, *launch_.kernel);
+}
 
 void Executor::init_warp(WarpContext& warp, CtaContext& cta, uint32_t warp_in_cta) const {
   const Function& fn = *launch_.kernel;
@@ -17,6 +22,7 @@ void Executor::init_warp(WarpContext& warp, CtaContext& cta, uint32_t warp_in_ct
   warp.regs.assign(fn.regs.size() * kWarpSize, 0);
   warp.local.assign(size_t(fn.local_bytes) * kWarpSize, 0);
   warp.valid = 0;
+  warp.exited = 0;
   const Dim3& b = launch_.block;
   uint64_t threads = b.count();
   for (unsigned lane = 0; lane < kWarpSize; ++lane) {
@@ -64,6 +70,14 @@ void fail(const Ctx& c, int lane, const std::string& what) {
 uint64_t symbol_address(const Ctx& c, uint32_t sym) {
   const Symbol& s = c.launch.module->symbols[sym];
   if (s.space == Space::global || s.space == Space::constant) return c.launch.symbol_address[sym];
+  if (s.space == Space::shared) {
+    // The running kernel's layout, also inside the .func functions it calls. Hand-built IR has none.
+    const std::vector<uint64_t>& layout = c.launch.kernel->shared_offsets;
+    if (layout.empty()) return s.offset;
+    if (sym >= layout.size() || layout[sym] == kNoSharedOffset)
+      fail(c, -1, "shared variable " + s.name + " is not in the kernel's shared layout");
+    return layout[sym];
+  }
   return s.offset;
 }
 
@@ -208,95 +222,6 @@ void exec_mov(Ctx& c) {
   for_lanes(c.active, [&](unsigned lane) { out[lane] = a[lane] & m; });
 }
 
-bool pred_of(const Ctx& c, const Operand& op, unsigned lane, const uint64_t* vals) {
-  (void)c;
-  return ((vals[lane] & 1) != 0) != op.negate;
-}
-
-void exec_vote(Ctx& c) {
-  const Instr& in = c.in;
-  uint64_t buf[kWarpSize];
-  const uint64_t* p = operand_values(c, in.src[0], buf);
-  uint32_t ballot = 0;
-  for_lanes(c.active, [&](unsigned lane) {
-    if (pred_of(c, in.src[0], lane, p)) ballot |= uint32_t{1} << lane;
-  });
-  uint64_t result = 0;
-  switch (in.sub) {
-    case Sub::v_ballot:
-      result = ballot;
-      break;
-    case Sub::v_any:
-      result = ballot != 0;
-      break;
-    case Sub::v_all:
-      result = ballot == c.active;
-      break;
-    case Sub::v_uni:
-      result = ballot == 0 || ballot == c.active;
-      break;
-    default:
-      fail(c, -1, "unsupported vote mode");
-  }
-  uint64_t* out = reg_row(c.warp, in.dst[0].reg);
-  for_lanes(c.active, [&](unsigned lane) { out[lane] = result; });
-}
-
-// shfl.sync following the PTX ISA pseudo code: c packs the clamp value (bits 4:0) and the segment mask
-// (bits 12:8). A source lane that is out of range or not executing yields the lane's own value and p = 0.
-void exec_shfl(Ctx& c) {
-  const Instr& in = c.in;
-  uint64_t ba[kWarpSize], bb[kWarpSize], bc[kWarpSize];
-  const uint64_t* a = operand_values(c, in.src[0], ba);
-  const uint64_t* b = operand_values(c, in.src[1], bb);
-  const uint64_t* cc = operand_values(c, in.src[2], bc);
-  uint32_t d[kWarpSize];
-  bool p[kWarpSize];
-  for_lanes(c.active, [&](unsigned lane) {
-    int bval = int(b[lane] & 31);
-    int cval = int(cc[lane] & 31);
-    int segmask = int((cc[lane] >> 8) & 31);
-    int l = int(lane);
-    int max_lane = (l & segmask) | (cval & ~segmask);
-    int min_lane = l & segmask;
-    int j = l;
-    bool ok = false;
-    switch (in.sub) {
-      case Sub::s_up:
-        j = l - bval;
-        ok = j >= max_lane;
-        break;
-      case Sub::s_down:
-        j = l + bval;
-        ok = j <= max_lane;
-        break;
-      case Sub::s_bfly:
-        j = l ^ bval;
-        ok = j <= max_lane;
-        break;
-      case Sub::s_idx:
-        j = min_lane | (bval & ~segmask);
-        ok = j <= max_lane;
-        break;
-      default:
-        fail(c, int(lane), "unsupported shfl mode");
-    }
-    if (!ok || j < 0 || j >= int(kWarpSize) || !((c.active >> j) & 1)) {
-      ok = false;
-      j = l;
-    }
-    d[lane] = uint32_t(a[j]);
-    p[lane] = ok;
-  });
-  uint64_t* out = reg_row(c.warp, in.dst[0].reg);
-  uint64_t* outp =
-      (in.ndst > 1 && in.dst[1].kind == OperandKind::reg) ? reg_row(c.warp, in.dst[1].reg) : nullptr;
-  for_lanes(c.active, [&](unsigned lane) {
-    out[lane] = d[lane];
-    if (outp) outp[lane] = p[lane];
-  });
-}
-
 void exec_bar(Ctx& c) {
   // bar.red's reduction spans the CTA, so the runner computes it when the barrier completes.
   const Instr& in = c.in;
@@ -333,8 +258,14 @@ WarpStep Executor::execute(WarpContext& warp, uint32_t pc, LaneMask mask) const 
       step.target = in.target;
       return step;
     case Op::ret:
+      if (in.returns_from != kNoTarget) {
+        exec_device_return(c);
+        return step;
+      }
+      [[fallthrough]];
     case Op::exit:
       step.kind = StepKind::exit;
+      warp.exited |= active;
       return step;
     case Op::trap:
       if (active) fail(c, std::countr_zero(active), "trap");
@@ -345,15 +276,29 @@ WarpStep Executor::execute(WarpContext& warp, uint32_t pc, LaneMask mask) const 
     case Op::bar_warp:
     case Op::membar:
     case Op::nop:
+    case Op::nanosleep:  // sleeping changes no value; the timing models may give it a latency
       return step;
     case Op::call:
-      exec_call(c);
+      if (in.call_site != kNoTarget) {
+        exec_device_call(c);
+      } else {
+        exec_call(c);
+      }
       return step;
     case Op::vote:
       exec_vote(c);
       return step;
     case Op::shfl:
       exec_shfl(c);
+      return step;
+    case Op::match:
+      exec_match(c);
+      return step;
+    case Op::redux:
+      exec_redux(c);
+      return step;
+    case Op::fns:
+      exec_fns(c);
       return step;
     case Op::activemask: {
       uint64_t* out = reg_row(warp, in.dst[0].reg);

@@ -94,6 +94,11 @@ void exec_cvt(Ctx& c);
 void exec_memory(Ctx& c);
 void exec_cvta(Ctx& c);
 void exec_call(Ctx& c);
+void exec_vote(Ctx& c);
+void exec_shfl(Ctx& c);
+void exec_match(Ctx& c);
+void exec_redux(Ctx& c);
+void exec_fns(Ctx& c);
 // Formats one vprintf call; exposed for tests through the executor.
 std::string format_printf(const Ctx& c, const std::string& fmt, uint64_t args_generic, unsigned lane);
 

@@ -45,6 +45,10 @@ Resolved resolve(const Ctx& c, Space space, uint64_t addr, unsigned bytes, unsig
     }
   }
   if (space == Space::param && call_param) space = Space::local;
+  // Shared and local are 32-bit state spaces: base plus offset wraps modulo 2^32 as in the hardware's
+  // address adder. nvcc relies on it: 2-D shared arrays indexed with a -tid term get a negative base
+  // register and a positive immediate (temp[ty][16 - tx] -> [%r - 4*tx + 64]).
+  if (space == Space::shared || space == Space::local) addr &= 0xffffffffu;
   if (align > 1 && addr % align != 0) {
     fail(c, int(lane),
          fmt::format("misaligned {} access of {} bytes at address 0x{:x}", space_label(space), bytes,
@@ -55,10 +59,11 @@ Resolved resolve(const Ctx& c, Space space, uint64_t addr, unsigned bytes, unsig
     case Space::global:
     case Space::constant:
       if (!c.launch.global || !c.launch.global->find(addr, bytes)) {
+        if (c.launch.global && c.launch.global->tolerates_out_of_bounds()) return {space, addr};
         fail(c, int(lane),
-             fmt::format("out-of-bounds {} access of {} bytes at address 0x{:x} (outside every "
-                         "allocation)",
-                         space_label(space), bytes, addr));
+             fmt::format("out-of-bounds {} access of {} bytes at address 0x{:x} ({})", space_label(space),
+                         bytes, addr,
+                         c.launch.global ? c.launch.global->describe_outside(addr, bytes) : "no memory"));
       }
       return {space, addr};
     case Space::shared:
@@ -93,6 +98,13 @@ void mem_read(const Ctx& c, const Resolved& r, unsigned lane, void* dst, unsigne
       std::memcpy(dst, c.launch.param_buffer.data() + r.addr, bytes);
       return;
     default:
+      // Warn mode: outside every allocation, loads read zeros (resolve let them through).
+      if (c.launch.global->tolerates_out_of_bounds() && !c.launch.global->find(r.addr, bytes)) {
+        std::memset(dst, 0, bytes);
+        c.launch.global->note_out_of_bounds(false, r.addr, bytes,
+                                            [&] { return c.executor.where(c.warp, c.pc, int(lane)); });
+        return;
+      }
       c.launch.global->read(r.addr, dst, bytes);
       return;
   }
@@ -109,6 +121,11 @@ void mem_write(const Ctx& c, const Resolved& r, unsigned lane, const void* src, 
     case Space::param:
       fail(c, int(lane), "store to a kernel parameter");
     default:
+      if (c.launch.global->tolerates_out_of_bounds() && !c.launch.global->find(r.addr, bytes)) {
+        c.launch.global->note_out_of_bounds(true, r.addr, bytes,
+                                            [&] { return c.executor.where(c.warp, c.pc, int(lane)); });
+        return;  // warn mode: the store is dropped
+      }
       c.launch.global->write(r.addr, src, bytes);
       return;
   }

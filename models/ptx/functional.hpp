@@ -53,7 +53,8 @@ struct CtaContext {
 struct WarpContext {
   CtaContext* cta = nullptr;
   uint32_t warp_in_cta = 0;
-  LaneMask valid = 0;  // lanes that hold a thread of the CTA
+  LaneMask valid = 0;   // lanes that hold a thread of the CTA
+  LaneMask exited = 0;  // lanes whose thread ran exit or the kernel's ret (set by the executor)
   std::array<Dim3, kWarpSize> tid{};
   std::vector<uint64_t> regs;
   std::vector<uint8_t> local;  // kWarpSize frames of Function::local_bytes each

@@ -2,8 +2,12 @@
 
 #include <cxxabi.h>
 
+#include <cctype>
 #include <cstdlib>
+#include <functional>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace simtlm::ptx {
 
@@ -24,13 +28,13 @@ const char* space_name(Space s) {
 
 const char* op_name(Op op) {
   static const char* const kNames[] = {
-      "bra",        "ret",    "exit", "trap", "call", "bar",  "bar.warp", "vote",     "shfl",
-      "activemask", "membar", "nop",  "add",  "sub",  "mul",  "mad",      "mul24",    "mad24",
-      "div",        "rem",    "abs",  "neg",  "min",  "max",  "fma",      "copysign", "sad",
-      "and",        "or",     "xor",  "not",  "cnot", "shl",  "shr",      "shf",      "popc",
-      "clz",        "bfind",  "brev", "bfe",  "bfi",  "prmt", "lop3",     "setp",     "selp",
-      "slct",       "testp",  "mov",  "cvt",  "cvta", "ld",   "st",       "atom",     "red",
-      "sqrt",       "rsqrt",  "rcp",  "ex2",  "lg2",  "sin",  "cos",      "tanh"};
+      "bra",    "ret",  "exit",  "trap",  "call", "bar",      "bar.warp", "vote",  "shfl", "activemask",
+      "membar", "nop",  "add",   "sub",   "mul",  "mad",      "mul24",    "mad24", "div",  "rem",
+      "abs",    "neg",  "min",   "max",   "fma",  "copysign", "sad",      "and",   "or",   "xor",
+      "not",    "cnot", "shl",   "shr",   "shf",  "popc",     "clz",      "bfind", "brev", "bfe",
+      "bfi",    "prmt", "lop3",  "setp",  "selp", "slct",     "testp",    "mov",   "cvt",  "cvta",
+      "ld",     "st",   "atom",  "red",   "sqrt", "rsqrt",    "rcp",      "ex2",   "lg2",  "sin",
+      "cos",    "tanh", "match", "redux", "fns",  "nanosleep"};
   static_assert(std::size(kNames) == static_cast<size_t>(Op::count_), "op_name table out of date");
   auto index = static_cast<size_t>(op);
   return index < std::size(kNames) ? kNames[index] : "?";
@@ -61,27 +65,80 @@ std::string unmangled_name(const std::string& mangled) {
 
 }  // namespace
 
+namespace {
+
+// "kernel < 16u >" -> "kernel<16>": spaces and integer literal suffixes do not distinguish instantiations
+// as a researcher writes them.
+std::string loose_name(const std::string& name) {
+  std::string out;
+  auto is_ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  size_t digits_start = std::string::npos;  // start in `out` of the trailing run of digits, if a literal
+  for (char c : name) {
+    if (std::isspace(static_cast<unsigned char>(c))) continue;
+    const bool in_literal = digits_start != std::string::npos;
+    if (in_literal && (c == 'u' || c == 'U' || c == 'l' || c == 'L')) continue;
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      if (!in_literal && (out.empty() || !is_ident(out.back()))) digits_start = out.size();
+    } else {
+      digits_start = std::string::npos;
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+// "ns::reduce<256u, float>" -> "ns::reduce": the name without its trailing template arguments.
+std::string template_base(const std::string& name) {
+  if (name.empty() || name.back() != '>') return name;
+  int depth = 0;
+  for (size_t i = name.size(); i-- > 0;) {
+    if (name[i] == '>') ++depth;
+    if (name[i] == '<' && --depth == 0) return name.substr(0, i);
+  }
+  return name;
+}
+
+}  // namespace
+
 const Function* Module::find_entry(const std::string& name, std::string* error) const {
   auto it = function_index.find(name);
   if (it != function_index.end() && functions[it->second].is_entry) return &functions[it->second];
-  const Function* found = nullptr;
-  int matches = 0;
+  std::vector<const Function*> entries;
+  std::vector<std::string> demangled;
   for (const Function& function : functions) {
-    if (function.is_entry && unmangled_name(function.name) == name) {
-      found = &function;
-      ++matches;
+    if (!function.is_entry) continue;
+    entries.push_back(&function);
+    demangled.push_back(unmangled_name(function.name));
+  }
+  // Tighter matches first: the demangled name as is, then loosely, then a template's base name.
+  const std::string loose = loose_name(name);
+  const std::function<bool(size_t)> rules[] = {
+      [&](size_t i) { return demangled[i] == name; },
+      [&](size_t i) { return loose_name(demangled[i]) == loose; },
+      [&](size_t i) { return loose_name(template_base(demangled[i])) == loose; },
+  };
+  for (const auto& rule : rules) {
+    std::vector<size_t> matches;
+    for (size_t i = 0; i < entries.size(); ++i) {
+      if (rule(i)) matches.push_back(i);
+    }
+    if (matches.size() == 1) return entries[matches[0]];
+    if (matches.size() > 1) {
+      if (error) {
+        *error = "kernel name '" + name + "' is ambiguous in " + path + " (" +
+                 std::to_string(matches.size()) + " entries match:";
+        for (size_t i : matches) *error += " " + demangled[i] + " [" + entries[i]->name + "]";
+        *error += "); give the template arguments or the mangled PTX name";
+      }
+      return nullptr;
     }
   }
-  if (matches == 1) return found;
   if (error) {
-    if (matches == 0) {
-      *error = "no kernel named '" + name + "' in " + path + "; entries:";
-      for (const Function& function : functions) {
-        if (function.is_entry) *error += " " + function.name;
-      }
-    } else {
-      *error = "kernel name '" + name + "' is ambiguous in " + path + " (" + std::to_string(matches) +
-               " entries match); use the mangled PTX name";
+    *error = "no kernel named '" + name + "' in " + path + "; entries:";
+    for (size_t i = 0; i < entries.size(); ++i) {
+      *error += " " + demangled[i];
+      if (demangled[i] != entries[i]->name) *error += " [" + entries[i]->name + "]";
+      *error += i + 1 < entries.size() ? "," : "";
     }
   }
   return nullptr;

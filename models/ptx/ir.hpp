@@ -12,6 +12,8 @@ namespace simtlm::ptx {
 inline constexpr uint32_t kNoReg = 0xffffffffu;
 inline constexpr uint32_t kNoSym = 0xffffffffu;
 inline constexpr uint32_t kNoTarget = 0xffffffffu;
+inline constexpr uint32_t kNoFunction = 0xffffffffu;
+inline constexpr uint64_t kNoSharedOffset = ~uint64_t{0};
 
 enum class Type : uint8_t {
   none,
@@ -152,6 +154,11 @@ enum class Op : uint8_t {
   sin,
   cos,
   tanh,
+  // warp-level additions (kept after the older opcodes so existing numbering stays stable)
+  match,
+  redux,
+  fns,
+  nanosleep,
   count_
 };
 const char* op_name(Op op);
@@ -209,6 +216,14 @@ enum class Sub : uint8_t {
   testp_notanumber,
   testp_normal,
   testp_subnormal,
+  m_any,
+  m_all,  // match
+  r_add,
+  r_min,
+  r_max,
+  r_and,
+  r_or,
+  r_xor,  // redux
 };
 
 // Modifier bits.
@@ -225,6 +240,7 @@ enum Flag : uint16_t {
   kAligned = 1u << 9,    // bar.sync.aligned etc.
   kShiftAmt = 1u << 10,  // bfind.shiftamt
   kCc = 1u << 11,        // add.cc (carry chains) - unsupported by the executor, rejected at load
+  kSync = 1u << 12,      // vote/shfl/match/redux .sync: the member-mask rules apply
 };
 
 enum class SpecialReg : uint8_t {
@@ -298,10 +314,36 @@ struct Instr {
   bool guard_neg = false;   // @!%p
   Operand dst[2];
   Operand src[4];
-  uint32_t target = kNoTarget;  // bra: instruction index of the label
-  uint32_t line = 0;            // line of the PTX file
-  uint16_t loc_file = 0;        // .loc file index (0 = none)
-  uint32_t loc_line = 0;        // .loc line in the CUDA source (0 = none)
+  uint32_t target = kNoTarget;     // bra: instruction index of the label
+  uint32_t line = 0;               // line of the PTX file
+  uint16_t loc_file = 0;           // .loc file index (0 = none)
+  uint32_t loc_line = 0;           // .loc line in the CUDA source (0 = none)
+  uint32_t callee = kNoFunction;   // call: index in Module::functions of the called .func with a body
+  uint32_t call_site = kNoTarget;  // call to a .func: index in the owning Function::call_sites
+  // ret of a .func linked into a kernel's code (models/ptx/call_link.hpp): index in the kernel's
+  // Function::linked_callees of the function it returns from; kNoTarget for every other instruction.
+  uint32_t returns_from = kNoTarget;
+};
+
+// One call of a .func: the caller's call-scope .params it passes and receives.
+struct CallSite {
+  std::string callee_name;
+  std::vector<uint32_t> args;     // symbols, in argument order
+  std::vector<uint32_t> returns;  // symbols
+  uint32_t linked = kNoTarget;    // in an entry's linked code: index in Function::linked_callees
+};
+
+// A .func whose code link_device_calls appended to a kernel's code (models/ptx/call_link.hpp).
+struct LinkedCallee {
+  uint32_t function = kNoFunction;  // index in Module::functions
+  uint32_t entry_pc = 0;            // its first instruction in the kernel's code
+  uint32_t end_pc = 0;              // one past its last instruction
+  uint32_t first_reg = 0;           // its registers are the kernel's [first_reg, first_reg + reg_count)
+  uint32_t reg_count = 0;
+  uint32_t frame_offset = 0;  // its .local variables, call-scope and own .params in the thread's local frame
+  uint32_t frame_bytes = 0;
+  std::vector<uint32_t> params;   // relocated symbols of its .params, in declaration order
+  std::vector<uint32_t> returns;  // relocated symbols of its return .params
 };
 
 struct RegInfo {
@@ -327,8 +369,9 @@ struct Symbol {
   bool is_extern = false;
   bool call_scope = false;    // a .param declared inside a call sequence block
   int32_t function = -1;      // owning function for function-scope symbols; -1 = module scope
-  uint64_t offset = 0;        // shared: offset in the CTA's static shared; local/call params: offset in the
-                              // thread's local frame; param: offset in the param buffer; global/const: 0
+  uint64_t offset = 0;        // shared: offset in a module-wide layout (each kernel has its own, see
+                              // Function::shared_offsets); local/call params: offset in the thread's local
+                              // frame; param: offset in the param buffer; global/const: 0
   std::vector<uint8_t> init;  // initializer bytes (global / const), empty = zero
   uint32_t line = 0;
 };
@@ -340,11 +383,37 @@ struct Function {
   std::vector<RegInfo> regs;
   std::vector<Instr> code;
   std::unordered_map<std::string, uint32_t> labels;  // label -> instruction index
-  uint32_t static_shared_bytes = 0;  // module + function shared symbols used by this kernel (all module ones)
+  uint32_t static_shared_bytes = 0;  // entries: the .shared variables this kernel and its callees reference
   uint32_t local_bytes = 0;          // per-thread local frame: .local symbols + call-scope params
   uint32_t param_bytes = 0;
   uint32_t line = 0;
+  // Entries: the kernel's own shared layout, indexed like Module::symbols (kNoSharedOffset for symbols it
+  // never reaches); .extern .shared arrays all sit at the dynamic window. Empty for .func and hand-built IR.
+  std::vector<uint64_t> shared_offsets;
+  uint32_t dynamic_shared_align = 16;  // largest .extern .shared alignment the kernel reaches, at least 16
+  std::vector<uint32_t> callees;       // indices of the .func functions called directly, ascending
+  // Non-empty when the function (or, for an entry, a function it calls) uses a construct the model does not
+  // support: the load-time message without "file:line: ", its line and source text. Such a kernel is
+  // refused when selected; the module's other kernels still run.
+  std::string unsupported;
+  uint32_t unsupported_line = 0;
+  std::string unsupported_text;
+  std::vector<CallSite> call_sites;          // indexed by Instr::call_site
+  std::vector<LinkedCallee> linked_callees;  // entries: the .funcs linked into code (empty without calls)
+  uint32_t call_stack_offset = 0;            // entries with calls: the per-thread call stack in the
+  uint32_t call_stack_bytes = 0;             // local frame, and the hidden register holding the bytes
+  uint32_t call_stack_pointer = kNoReg;      // in use per lane
 };
+
+// A kernel's shared memory per CTA (defined in kernel_layout.cpp).
+struct SharedLayout {
+  uint32_t static_bytes = 0;    // the .shared variables the kernel and its callees reference
+  uint32_t dynamic_offset = 0;  // start of the .extern .shared window: static bytes aligned up to the
+                                // largest .extern alignment the kernel reaches (at least 16)
+  uint64_t cta_bytes = 0;       // one CTA's allocation: dynamic_offset + the launch's dynamic bytes
+};
+// The one place that sizes a CTA's shared memory: the functional runner and the timing model both use it.
+SharedLayout shared_layout(const Function& kernel, uint32_t dynamic_bytes);
 
 struct Module {
   std::string path;     // file it was loaded from (for messages)

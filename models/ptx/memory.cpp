@@ -2,7 +2,9 @@
 #include "models/ptx/memory.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <stdexcept>
 
 namespace simtlm::ptx {
@@ -14,12 +16,15 @@ constexpr uint64_t kGuardGap = 4096;
 
 }  // namespace
 
-uint64_t GlobalMemory::allocate(uint64_t size, uint64_t align, const std::string& name) {
+uint64_t GlobalMemory::allocate(uint64_t size, uint64_t align, const std::string& name, uint64_t guard) {
   align = std::max<uint64_t>(align, 256);
   if ((align & (align - 1)) != 0) throw std::invalid_argument("allocation alignment must be a power of two");
-  uint64_t base = (next_ + align - 1) & ~(align - 1);
-  if (base + size + kGuardGap >= kLocalWindow) throw std::length_error("global memory exhausted: " + name);
-  next_ = base + std::max<uint64_t>(size, 1) + kGuardGap;
+  const uint64_t gap_after = std::max(kGuardGap, guard);
+  if (guard >= kLocalWindow || size >= kLocalWindow)
+    throw std::length_error("global memory exhausted: " + name);
+  uint64_t base = (next_ + guard + align - 1) & ~(align - 1);
+  if (base + size + gap_after >= kLocalWindow) throw std::length_error("global memory exhausted: " + name);
+  next_ = base + std::max<uint64_t>(size, 1) + gap_after;
   // Allocations are handed out in increasing address order, so appending keeps allocations_ sorted.
   by_base_[base] = allocations_.size();
   allocations_.push_back(Allocation{base, size, name});
@@ -38,6 +43,36 @@ const Allocation* GlobalMemory::find(uint64_t addr, uint64_t bytes) const {
   if (addr - a.base >= a.size || bytes > a.size - (addr - a.base)) return nullptr;
   cached_allocation_ = it->second;
   return &a;
+}
+
+std::string GlobalMemory::describe_outside(uint64_t addr, uint64_t bytes) const {
+  auto after = by_base_.upper_bound(addr);
+  const Allocation* next = after == by_base_.end() ? nullptr : &allocations_[after->second];
+  const Allocation* previous = after == by_base_.begin() ? nullptr : &allocations_[std::prev(after)->second];
+  uint64_t past = 0, before = 0;
+  if (previous) {
+    const uint64_t end = previous->base + previous->size;
+    past = addr + bytes > end ? addr + bytes - end : 0;
+  }
+  if (next) before = next->base - addr;
+  if (previous && (!next || past <= before)) {
+    if (addr >= previous->base && addr + bytes <= previous->base + previous->size)
+      return "inside buffer " + previous->name;
+    return std::to_string(past) + " bytes past the end of buffer " + previous->name + " (" +
+           std::to_string(previous->size) + " bytes)";
+  }
+  if (next) return std::to_string(before) + " bytes before buffer " + next->name;
+  return "no buffer is allocated";
+}
+
+void GlobalMemory::note_out_of_bounds(bool store, uint64_t addr, uint64_t bytes,
+                                      const std::function<std::string()>& where) {
+  ++(store ? log_.stores : log_.loads);
+  if (log_.first.size() >= OutOfBoundsLog::kKept) return;
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(addr));
+  log_.first.push_back(std::string(store ? "store" : "load") + " of " + std::to_string(bytes) + " bytes at " +
+                       hex + " (" + describe_outside(addr, bytes) + ") at " + where());
 }
 
 uint8_t* GlobalMemory::page(uint64_t addr, bool create) const {

@@ -8,7 +8,9 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "models/ptx/call_link.hpp"
 #include "models/ptx/decode.hpp"
+#include "models/ptx/kernel_layout.hpp"
 #include "models/ptx/lexer.hpp"
 
 namespace simtlm::ptx {
@@ -60,6 +62,8 @@ const NameMap<SpecialReg>& special_registers() {
                                             {"%lanemask_gt", SpecialReg::lanemask_gt}};
   return table;
 }
+
+inline constexpr uint64_t kPtxWarpSize = 32;  // value of WARP_SZ
 
 uint64_t align_up(uint64_t value, uint64_t align) {
   return align <= 1 ? value : (value + align - 1) / align * align;
@@ -200,6 +204,15 @@ class Parser {
     throw PtxError(path_, line, message, line_text(line));
   }
 
+  // A well-formed instruction the model does not support; see parse_instruction_or_refuse.
+  struct UnsupportedConstruct {
+    uint32_t line;
+    std::string message;
+  };
+  [[noreturn]] static void refuse(uint32_t line, const std::string& message) {
+    throw UnsupportedConstruct{line, message};
+  }
+
   uint64_t parse_unsigned(const char* what) {
     const Token& token = take();
     if (token.kind != Tok::integer)
@@ -232,7 +245,10 @@ class Parser {
     const Token& token = take();
     ParsedOperand parsed;
     parsed.operand.kind = OperandKind::imm;
-    if (token.kind == Tok::integer) {
+    if (token.kind == Tok::ident && token.text == "WARP_SZ") {  // the PTX predefined constant
+      parsed.literal = ParsedOperand::Literal::integer;
+      parsed.operand.imm = negative ? ~uint64_t{kPtxWarpSize} + 1 : kPtxWarpSize;
+    } else if (token.kind == Tok::integer) {
       parsed.literal = ParsedOperand::Literal::integer;
       uint64_t value = integer_value(token);
       parsed.operand.imm = negative ? ~value + 1 : value;
@@ -463,8 +479,7 @@ class Parser {
   void finish_layout() {
     uint64_t dynamic_start = align_up(shared_bytes_, 16);
     for (uint32_t index : extern_shared_) module_.symbols[index].offset = dynamic_start;
-    for (Function& function : module_.functions)
-      function.static_shared_bytes = static_cast<uint32_t>(shared_bytes_);
+    lay_out_kernels(module_);
   }
 
   // --- Functions ----------------------------------------------------------------------------------
@@ -560,6 +575,7 @@ class Parser {
     uint32_t index = static_cast<uint32_t>(module_.functions.size());
     module_.function_index.emplace(name, index);
     declared_functions_.emplace(name, is_entry);
+    resolve_calls_to(name, index);
     Function& function = module_.functions.emplace_back();
     function.name = name;
     function.is_entry = is_entry;
@@ -625,8 +641,38 @@ class Parser {
         }
         continue;
       }
-      parse_instruction();
+      parse_instruction_or_refuse();
     }
+  }
+
+  // An unsupported construct refuses only its function and the kernels that reach it: the statement is
+  // skipped and parsing goes on, so the module's other kernels still load. Syntax errors stay fatal.
+  void parse_instruction_or_refuse() {
+    const size_t start = pos_;
+    try {
+      parse_instruction();
+    } catch (const UnsupportedConstruct& unsupported) {
+      Function& function = current();
+      if (function.unsupported.empty()) {
+        function.unsupported = unsupported.message;
+        function.unsupported_line = unsupported.line;
+        function.unsupported_text = line_text(unsupported.line);
+      }
+      pos_ = start;
+      while (!is_punct(';') && peek().kind != Tok::end) take();
+      expect(';', "after instruction");
+    }
+  }
+
+  // call with a register as callee (after the optional return list): an indirect call.
+  bool is_indirect_call() const {
+    size_t ahead = 0;
+    if (is_punct('(')) {
+      while (peek(ahead).kind != Tok::end && !is_punct(')', ahead)) ++ahead;
+      ahead += 2;  // ')' and ','
+    }
+    const Token& callee = peek(ahead);
+    return callee.kind == Tok::reg || (callee.kind == Tok::ident && regs_.find(callee.text));
   }
 
   Function& current() { return module_.functions[function_]; }
@@ -737,7 +783,8 @@ class Parser {
       need_offset = true;
     }
     if (need_offset || is_punct('+') || is_punct('-')) {
-      if (!need_offset && accept('+') && !is_punct('-') && peek().kind != Tok::integer) {
+      if (!need_offset && accept('+') && !is_punct('-') && peek().kind != Tok::integer &&
+          peek().text != "WARP_SZ") {
         fail(line, "bad operand: expected an offset in the address, found " + describe(peek()));
       }
       ParsedOperand offset = parse_literal();
@@ -795,7 +842,8 @@ class Parser {
           fail(line, "bad operand " + describe(token));
       }
     }
-    if (token.kind == Tok::integer || token.kind == Tok::float_lit) return parse_literal();
+    if (token.kind == Tok::integer || token.kind == Tok::float_lit || token.text == "WARP_SZ")
+      return parse_literal();
     if (token.kind == Tok::reg || (token.kind == Tok::ident && regs_.find(token.text))) {
       take();
       ParsedOperand parsed = parse_register_operand(token);
@@ -868,11 +916,12 @@ class Parser {
     const Token& opcode = take();
     if (opcode.kind != Tok::ident) fail(opcode.line, "expected an instruction, found " + describe(opcode));
     if (opcode.text == "call" || opcode.text.starts_with("call.")) {
+      if (is_indirect_call()) refuse(line, "indirect calls are not supported");
       parse_call(opcode, instr);
       return;
     }
     if (!is_supported_opcode(opcode.text))
-      fail(line, "unsupported instruction '" + std::string(opcode.text) + "'");
+      refuse(line, "unsupported instruction '" + std::string(opcode.text) + "'");
     operands_.clear();
     literal_moves_.clear();
     if (!is_punct(';')) {
@@ -883,6 +932,8 @@ class Parser {
     expect(';', "after instruction");
     try {
       decode_instruction(opcode.text, operands_, instr);
+    } catch (const UnsupportedError& error) {
+      refuse(line, error.what());
     } catch (const DecodeError& error) {
       fail(line, error.what());
     }
@@ -942,7 +993,15 @@ class Parser {
       instr.sub = Sub::call_assertfail;
       min_args = 4;
     } else {
-      fail(line, "call to .func " + std::string(callee.text) + " is not supported");
+      // A device function: link_device_calls appends its body to every kernel that reaches it. The callee
+      // index is set here when the body is already known and when the body is parsed otherwise.
+      Function& caller = current();
+      instr.call_site = static_cast<uint32_t>(caller.call_sites.size());
+      caller.call_sites.push_back(CallSite{std::string(callee.text), std::move(args), std::move(returns)});
+      auto defined = module_.function_index.find(std::string(callee.text));
+      if (defined != module_.function_index.end()) instr.callee = defined->second;
+      caller.code.push_back(instr);
+      return;
     }
     if (args.size() < min_args || args.size() > min_args + 1 || returns.size() > 1) {
       fail(line, "wrong operand count in call to " + std::string(callee.text));
@@ -959,6 +1018,17 @@ class Parser {
       instr.ndst = 1;
     }
     current().code.push_back(instr);
+  }
+
+  // Calls parsed before the body of `name` (after a forward declaration) learn its index now.
+  void resolve_calls_to(const std::string& name, uint32_t index) {
+    for (Function& caller : module_.functions) {
+      for (Instr& instr : caller.code) {
+        if (instr.call_site != kNoTarget && instr.callee == kNoFunction &&
+            caller.call_sites[instr.call_site].callee_name == name)
+          instr.callee = index;
+      }
+    }
   }
 
   // Falling off the end of a body (or branching to a label after the last instruction) means returning; an
@@ -1012,7 +1082,9 @@ class Parser {
 }  // namespace
 
 Module parse_ptx(const std::string& text, const std::string& path) {
-  return Parser(text, path).run();
+  Module module = Parser(text, path).run();
+  link_device_calls(module);
+  return module;
 }
 
 Module load_ptx_file(const std::string& path) {

@@ -1,6 +1,8 @@
 // The functional runner: CTAs in linear order (x fastest), one at a time; within a CTA a warp runs until it
-// blocks at a barrier or finishes, then the next warp in round-robin order. This is fast (no per-instruction
-// scheduling decision) and deterministic.
+// blocks at a barrier, finishes, or takes a backward branch after running RunOptions::warp_quantum warp
+// instructions since it was scheduled; then the next ready warp in round-robin order runs. This is fast (no
+// per-instruction scheduling decision), deterministic, and lets a warp that spins on a flag or lock set by
+// another warp of its CTA make progress (docs/functional-model.md, "Scheduling").
 //
 // Accounting ("active lanes at issue"): an instruction is issued with the top stack entry's mask; it counts
 // one warp instruction when that mask is non-empty and popcount(mask) thread instructions, whether or not a
@@ -29,6 +31,7 @@ struct Warp {
   WarpContext ctx;
   SimtStack stack;
   WarpState state = WarpState::ready;
+  uint32_t loop_pc = kNoTarget;  // the last backward branch it took (what it spins in, for messages)
 };
 
 // std::popcount is a libgcc call unless the target has POPCNT, and this is on the per-instruction path.
@@ -59,8 +62,12 @@ class GridRunner {
         options_(options),
         branch_stats_(code_.size()),
         reconvergence_(code_.size(), kNoTarget),
-        conditional_(code_.size(), 0) {
+        conditional_(code_.size(), 0),
+        call_entry_(code_.size(), kNoTarget) {
     for (uint32_t pc = 0; pc < code_.size(); ++pc) {
+      const Instr& in = code_[pc];
+      if (in.op == Op::call && in.call_site != kNoTarget && fn_.call_sites[in.call_site].linked != kNoTarget)
+        call_entry_[pc] = fn_.linked_callees[fn_.call_sites[in.call_site].linked].entry_pc;
       if (code_[pc].op != Op::bra) continue;
       reconvergence_[pc] = cfg.reconvergence_pc(pc);
       conditional_[pc] = cfg.is_conditional_branch(pc);
@@ -89,7 +96,7 @@ class GridRunner {
     cta_.ctaid = Dim3{static_cast<uint32_t>(linear_id % g.x), static_cast<uint32_t>(linear_id / g.x % g.y),
                       static_cast<uint32_t>(linear_id / (uint64_t(g.x) * g.y))};
     cta_.smid = static_cast<uint32_t>(linear_id % (launch_.nsm ? launch_.nsm : 1));
-    cta_.shared.assign(size_t(fn_.static_shared_bytes) + launch_.dynamic_shared_bytes, 0);
+    cta_.shared.assign(shared_layout(fn_, launch_.dynamic_shared_bytes).cta_bytes, 0);
     barriers_.reset(static_cast<uint32_t>(warps_.size()), threads);
     done_warps_ = 0;
     for (uint32_t i = 0; i < warps_.size(); ++i) {
@@ -100,6 +107,7 @@ class GridRunner {
       const uint64_t lanes = std::min<uint64_t>(kWarpSize, threads - uint64_t(i) * kWarpSize);
       w.stack.reset(0, lanes == kWarpSize ? ~LaneMask{0} : (LaneMask{1} << lanes) - 1);
       w.state = WarpState::ready;
+      w.loop_pc = kNoTarget;
       stats_.max_stack_depth = std::max<uint64_t>(stats_.max_stack_depth, w.stack.depth());
     }
     ++stats_.ctas;
@@ -115,10 +123,11 @@ class GridRunner {
     }
   }
 
-  // Runs w until it waits at a barrier or has no lanes left.
+  // Runs w until it waits at a barrier, has no lanes left, or yields at a backward branch.
   void run_warp(Warp& w) {
     SimtStack& stack = w.stack;
     const auto code_size = static_cast<uint32_t>(code_.size());
+    uint64_t ran = 0;
     while (stack.settle()) {
       const uint32_t pc = stack.top().pc;
       const LaneMask mask = stack.top().mask;
@@ -135,18 +144,32 @@ class GridRunner {
       switch (step.kind) {
         case StepKind::branch:
           branch(w, pc, mask, step);
+          if (!stack.empty() && stack.top().pc <= pc) {
+            w.loop_pc = pc;
+            if (ran >= options_.warp_quantum) return;  // yields; stays ready
+          }
           break;
         case StepKind::exit:
-          exit_lanes(stack, pc, step.active);
+          if (code_[pc].returns_from != kNoTarget) {
+            stack.ret(pc, step.active);
+          } else {
+            exit_lanes(stack, pc, step.active);
+          }
           break;
         case StepKind::barrier:
           stack.top().pc = pc + 1;
           if (arrive(w, pc, step)) return;
           break;
         default:
-          stack.top().pc = pc + 1;
+          if (call_entry_[pc] != kNoTarget) {
+            if (stack.call(pc + 1, call_entry_[pc], step.active))
+              stats_.max_stack_depth = std::max<uint64_t>(stats_.max_stack_depth, stack.depth());
+          } else {
+            stack.top().pc = pc + 1;
+          }
           break;
       }
+      ++ran;
     }
     w.state = WarpState::done;
     ++done_warps_;
@@ -198,6 +221,7 @@ class GridRunner {
   }
 
   std::string pc_name(uint32_t pc) const {
+    if (pc == kNoTarget) return "the exit of its function";  // a call frame whose paths meet only at ret
     std::string s = "PC " + std::to_string(pc);
     if (pc >= code_.size()) return s;
     const Instr& in = code_[pc];
@@ -212,9 +236,29 @@ class GridRunner {
     return cta_name() + ", warp " + std::to_string(w.ctx.warp_in_cta) + ", " + pc_name(pc);
   }
 
+  // Says what every warp of the CTA was doing: a livelock shows as warps spinning in a loop while the others
+  // wait at a barrier, have finished, or spin too.
   std::string budget_message(const Warp& w, uint32_t pc) const {
-    return "instruction budget of " + std::to_string(options_.instruction_budget) +
-           " thread instructions exceeded in " + location(w, pc);
+    std::string s = "instruction budget of " + std::to_string(options_.instruction_budget) +
+                    " thread instructions exceeded in " + location(w, pc) + ":";
+    auto activity = [&](const Warp& x, bool running) {
+      std::string a = " warp " + std::to_string(x.ctx.warp_in_cta);
+      const uint32_t i = x.ctx.warp_in_cta;
+      if (x.state == WarpState::done || x.stack.empty()) return a + " had finished";
+      if (x.state == WarpState::waiting)
+        return a + " waiting at barrier " + std::to_string(barriers_.wait_barrier(i)) + " at " +
+               pc_name(barriers_.wait_pc(i));
+      const std::string too = running ? "" : " too";
+      if (x.loop_pc != kNoTarget)
+        return a + " spinning" + too + " in the loop closed at " + pc_name(x.loop_pc);
+      return a + (running ? " running" : " ready") + " at " + pc_name(running ? pc : x.stack.top().pc);
+    };
+    s += activity(w, true) + ";";
+    for (const Warp& other : warps_) {
+      if (&other != &w) s += activity(other, false) + ";";
+    }
+    s.pop_back();
+    return s;
   }
 
   // Names every barrier with waiting warps, where they wait, and where the threads they wait for are.
@@ -267,6 +311,7 @@ class GridRunner {
   std::vector<BranchStats> branch_stats_;  // per PC, folded into RunStats::per_branch at the end
   std::vector<uint32_t> reconvergence_;    // per PC: reconvergence PC of a branch
   std::vector<uint8_t> conditional_;       // per PC: a conditional branch
+  std::vector<uint32_t> call_entry_;       // per PC: entry PC of the linked .func a call runs
   CtaContext cta_;
   std::vector<Warp> warps_;
   CtaBarriers barriers_;

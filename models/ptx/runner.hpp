@@ -20,7 +20,10 @@ using WarpObserver =
 
 struct RunOptions {
   uint64_t instruction_budget = 20'000'000'000ull;  // thread instructions; exceeding it is a KernelError
-  WarpObserver observer{};                          // optional
+  // A warp that has run this many warp instructions since it was scheduled yields at its next taken
+  // backward branch, so warps spinning on each other make progress (docs/functional-model.md).
+  uint64_t warp_quantum = 10'000;
+  WarpObserver observer{};  // optional
 };
 
 struct BranchStats {

@@ -14,6 +14,10 @@
 
 namespace simtlm::ptx {
 
+// reconvergence_pc of a call frame entry: the lanes that called a .func; it never pops at a PC, only when
+// every one of its lanes has returned (or exited).
+inline constexpr uint32_t kCallFrame = 0xfffffffeu;
+
 struct SimtEntry {
   uint32_t pc = 0;
   uint32_t reconvergence_pc = kNoTarget;  // kNoTarget: the virtual exit, left only by exiting
@@ -66,6 +70,39 @@ class SimtStack {
     if (pc + 1 != reconvergence_pc) entries_.push_back(SimtEntry{pc + 1, reconvergence_pc, not_taken});
     if (target != reconvergence_pc) entries_.push_back(SimtEntry{target, reconvergence_pc, taken});
     return true;
+  }
+
+  // The lanes of the top entry in `lanes` call the .func at entry_pc: the top entry waits at return_pc with
+  // all its lanes (those that do not call wait there too) and a call frame entry runs the callee. Branches
+  // inside the callee push entries above the frame, so they reconverge at the callee's own post-dominators.
+  // Returns true when an entry was pushed.
+  bool call(uint32_t return_pc, uint32_t entry_pc, LaneMask lanes) {
+    SimtEntry& t = entries_.back();
+    lanes &= t.mask;
+    t.pc = return_pc;
+    if (!lanes) return false;
+    entries_.push_back(SimtEntry{entry_pc, kCallFrame, lanes});
+    return true;
+  }
+
+  // Lanes of the top entry return from the innermost call at pc: they leave every entry down to and
+  // including its call frame entry and wait at the return PC below it until every caller lane returned.
+  // The top entry's other lanes go on to pc + 1.
+  void ret(uint32_t pc, LaneMask lanes) {
+    SimtEntry& t = entries_.back();
+    lanes &= t.mask;
+    t.pc = pc + 1;
+    if (!lanes) return;
+    size_t frame = entries_.size();
+    while (frame > 0 && entries_[frame - 1].reconvergence_pc != kCallFrame) --frame;
+    if (frame == 0) {  // not inside a call: a thread's ret
+      exit(pc, lanes);
+      return;
+    }
+    for (size_t i = frame - 1; i < entries_.size(); ++i) entries_[i].mask &= ~lanes;
+    entries_.erase(std::remove_if(entries_.begin() + std::ptrdiff_t(frame - 1), entries_.end(),
+                                  [](const SimtEntry& e) { return !e.mask; }),
+                   entries_.end());
   }
 
   // Lanes of the top entry exit at pc: they leave every entry; the top entry's other lanes go on to pc + 1.

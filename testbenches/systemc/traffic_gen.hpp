@@ -19,6 +19,7 @@ struct Access {
   tlm::tlm_command cmd;
   uint64_t addr;
   unsigned len = 32;
+  std::vector<AtomicTarget> atomics = {};  // non-empty: an atomic (a read the L2's atomic unit performs)
 };
 
 class TrafficGen : public sc_core::sc_module {
@@ -59,6 +60,7 @@ class TrafficGen : public sc_core::sc_module {
       ext->sm = sm_;
       ext->warp = static_cast<int>(i);
       ext->lane_mask = ~0u;
+      ext->atomics = script[i].atomics;
       index_[&g] = i;
       port_.send(g);
     }

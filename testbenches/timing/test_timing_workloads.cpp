@@ -46,7 +46,9 @@ TEST_P(TimingWorkload, OutputsAndCountsEqualFunctional) {
   const uint64_t formed = m["global_requests"].get<uint64_t>() + m["local_requests"].get<uint64_t>() +
                           s["stack"]["spill_requests"].get<uint64_t>() +
                           s["stack"]["fill_requests"].get<uint64_t>();
-  EXPECT_EQ(s["l1"]["reads"].get<uint64_t>() + s["l1"]["writes"].get<uint64_t>(), formed);
+  EXPECT_EQ(s["l1"]["reads"].get<uint64_t>() + s["l1"]["writes"].get<uint64_t>() +
+                s["l1"]["atomics"].get<uint64_t>(),
+            formed);
   EXPECT_EQ(s["l1"]["hits"].get<uint64_t>() + s["l1"]["misses"].get<uint64_t>() +
                 s["l1"]["bypasses"].get<uint64_t>(),
             s["l1"]["reads"].get<uint64_t>() + s["l1"]["writes"].get<uint64_t>());

@@ -69,7 +69,7 @@ TEST(CfgOnWorkloads, ReconvergencePointIsTheImmediatePostDominator) {
       }
     }
   }
-  EXPECT_EQ(kernels, 14);
+  EXPECT_EQ(kernels, 22);
   EXPECT_GT(branches, 40);
 }
 

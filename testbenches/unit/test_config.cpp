@@ -43,7 +43,9 @@ TEST(MachineConfig, FermiSlpIsTable2) {
   const auto c = MachineConfig::load(kConfigs / "fermi-slp.yaml");
   EXPECT_EQ(c.u("gpu.sms"), 30u);
   EXPECT_EQ(c.u("gpu.max_threads_per_sm"), 1024u);
-  EXPECT_EQ(c.u("gpu.registers_per_sm"), 16384u);
+  // Table 2 lists 16384; the GF100 it describes has 32,768 (Fermi whitepaper, GPGPU-Sim's GTX480 config).
+  EXPECT_EQ(c.u("gpu.registers_per_sm"), 32768u);
+  EXPECT_EQ(c.u("l2.atomic_cycles"), 9u);
   EXPECT_EQ(c.u("gpu.shared_bytes_per_sm"), 32768u);
   EXPECT_EQ(c.str("core.scheduler"), "srr");
   EXPECT_EQ(c.u("l1.size_bytes"), 32768u);
@@ -66,6 +68,8 @@ TEST(MachineConfig, StackAndMv5Presets) {
   EXPECT_EQ(mv5.u("dram.fixed_latency"), 300u);
   EXPECT_EQ(mv5.u("l1.mshrs"), 256u);
   EXPECT_EQ(mv5.str("l1.write_policy"), "write_back");
+  EXPECT_EQ(mv5.u("l2.mshrs"), 128u);  // Table I's 256 L2 MSHRs over two banks
+  EXPECT_EQ(maxwell.u("l2.atomic_cycles"), 1u);
 }
 
 TEST(MachineConfig, ErrorsNameLineAndKey) {

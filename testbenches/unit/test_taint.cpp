@@ -552,14 +552,24 @@ TEST(TaintRules, ACallsReturnValueIsNotData) {
 const std::map<std::string, std::string> kSuiteClasses = {
     {"backprop_forward", "PPPPP"},  // tx == 0, ty % power_two == 0 (Figure 8 (a)), loop, ty == 0
     {"bfs_step", "PDDDDD"},         // node < count; frontier[node], row_offsets loop, edges, visited
+    // tid < count; frontier[tid]; the edge loop (bounds loaded from nodes[], unrolled by 4) and visited[]
+    {"bfs_expand", "PDDDDDDDDDDD"},
+    {"bfs_commit", "PD"},  // tid < count; updating[tid]
     {"bitonic_sort", "PPPDPP"},     // size/stride loops, partner > tid; (a > b) == ascending is D
     {"convolution_separable", "PPPPPPPPPPP"},  // loops over ty * 16 + tx and the bounds guard
     {"double_loop", "PPPP"},                   // trip counts from the lane id and n
+    {"make_dominant", "P"},                    // i < n
+    {"Fan1", "P"},                             // row < n - 1 - t
+    {"Fan2", "PP"},                            // 2-D bounds from ids, n and t; y == 0
     {"histogram256", "PPD"},                   // grid-stride loop; block_bins[tid] != 0 is D
     {"julia", "PPP"},                          // escape loop on values computed from ids and parameters
     {"mandelbrot", "PPP"},
     {"mandelbrot_herding", "PPPP"},  // the ballot of a programmatic predicate stays P
     {"nbody_step", "PPPPPPPP"},      // loops bounded by body_count and blockDim.x only
+    // the unrolled anti-diagonal sweeps test tx against the wave: 1 + 16 + 15 guards on thread ids
+    {"needle_lower", std::string(32, 'P')},
+    {"needle_upper", std::string(32, 'P')},
+    {"nw_borders", "P"},
     {"recursive_gaussian_columns", "PPPPPPPPPPP"},
     {"reduce_interleaved", "PPPP"},  // tid % (2 * stride) == 0
     {"single_loop", "PP"},

@@ -18,7 +18,10 @@ using ReferenceFn = void (*)(const launch::Launch& launch, Buffers& buffers);
 
 // The reference named in a launch file's `reference:` key, or nullptr.
 ReferenceFn find_reference(const std::string& name);
+// The single-launch workloads' references (the suites the tests and demo iterate).
 std::vector<std::string> reference_names();
+// The references of workloads that are launch sequences (launches:), run with launch::SequenceSession.
+std::vector<std::string> sequence_reference_names();
 
 // Typed views of a buffer's bytes.
 template <class T>

@@ -1,8 +1,10 @@
 // Name -> host reference table for launch files' `reference:` key.
 #include <algorithm>
 #include <iterator>
+#include <stdexcept>
 #include <utility>
 
+#include "models/launch/buffers.hpp"
 #include "workloads/reference/reference.hpp"
 #include "workloads/reference/suite.hpp"
 
@@ -12,19 +14,31 @@ namespace {
 constexpr std::pair<const char*, ReferenceFn> kReferences[] = {
     {"backprop", backprop},
     {"bfs", bfs},
+    {"bfs_graph", bfs_graph},
     {"bitonic", bitonic},
     {"convolution", convolution},
     {"double_loop", double_loop},
+    {"gaussian", gaussian},
     {"histogram", histogram},
     {"julia", julia},
     {"mandelbrot", mandelbrot},
     {"mandelbrot_herding", mandelbrot_herding},
     {"nbody", nbody},
+    {"needleman_wunsch", needleman_wunsch},
     {"recursive_gaussian", recursive_gaussian},
     {"reduction", reduction},
     {"single_loop", single_loop},
     {"sobel", sobel},
 };
+
+// References of workloads that are launch sequences (launches:): SequenceSession runs them, not the
+// single-launch suites that iterate reference_names().
+constexpr const char* kSequenceWorkloads[] = {"bfs_graph", "gaussian", "needleman_wunsch"};
+
+bool is_sequence_workload(const std::string& name) {
+  return std::find(std::begin(kSequenceWorkloads), std::end(kSequenceWorkloads), name) !=
+         std::end(kSequenceWorkloads);
+}
 
 }  // namespace
 
@@ -34,9 +48,15 @@ ReferenceFn find_reference(const std::string& name) {
   return found == std::end(kReferences) ? nullptr : found->second;
 }
 
+std::vector<std::string> sequence_reference_names() {
+  return {std::begin(kSequenceWorkloads), std::end(kSequenceWorkloads)};
+}
+
 std::vector<std::string> reference_names() {
   std::vector<std::string> names;
-  for (const auto& entry : kReferences) names.emplace_back(entry.first);
+  for (const auto& entry : kReferences) {
+    if (!is_sequence_workload(entry.first)) names.emplace_back(entry.first);
+  }
   return names;
 }
 

@@ -39,14 +39,17 @@ T* param_buffer(const launch::Launch& launch, Buffers& buffers, size_t index) {
 
 void backprop(const launch::Launch& launch, Buffers& buffers);
 void bfs(const launch::Launch& launch, Buffers& buffers);
+void bfs_graph(const launch::Launch& launch, Buffers& buffers);
 void bitonic(const launch::Launch& launch, Buffers& buffers);
 void convolution(const launch::Launch& launch, Buffers& buffers);
 void double_loop(const launch::Launch& launch, Buffers& buffers);
+void gaussian(const launch::Launch& launch, Buffers& buffers);
 void histogram(const launch::Launch& launch, Buffers& buffers);
 void julia(const launch::Launch& launch, Buffers& buffers);
 void mandelbrot(const launch::Launch& launch, Buffers& buffers);
 void mandelbrot_herding(const launch::Launch& launch, Buffers& buffers);
 void nbody(const launch::Launch& launch, Buffers& buffers);
+void needleman_wunsch(const launch::Launch& launch, Buffers& buffers);
 void recursive_gaussian(const launch::Launch& launch, Buffers& buffers);
 void reduction(const launch::Launch& launch, Buffers& buffers);
 void single_loop(const launch::Launch& launch, Buffers& buffers);

@@ -1,0 +1,397 @@
+#include "models/launch/device.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "models/launch/buffers.hpp"
+
+namespace simtlm::launch {
+
+using ptx::Type;
+
+namespace {
+
+bool is_float(Type t) {
+  return t == Type::f32 || t == Type::f64 || t == Type::f16 || t == Type::bf16;
+}
+bool is_signed_only(Type t) {
+  return t == Type::s8 || t == Type::s16 || t == Type::s32 || t == Type::s64;
+}
+
+// PTX declares untyped variables as .b8/.b16/...: the launch file reads them as unsigned integers.
+Type declared_element_type(Type t) {
+  switch (t) {
+    case Type::b8:
+      return Type::u8;
+    case Type::b16:
+      return Type::u16;
+    case Type::b32:
+      return Type::u32;
+    case Type::b64:
+      return Type::u64;
+    default:
+      return parse_buffer_type(ptx::type_name(t)).value_or(Type::u8);
+  }
+}
+
+uint64_t align_up(uint64_t v, uint64_t a) {
+  return (v + a - 1) / a * a;
+}
+
+// Natural layout of a by-value struct: each field aligned to its size, the whole padded to the largest.
+uint64_t struct_bytes(const std::vector<ParamValue>& fields, std::vector<uint64_t>* offsets) {
+  uint64_t end = 0, max_align = 1;
+  for (const ParamValue& f : fields) {
+    const uint64_t size = element_bytes(f.field_type);
+    end = align_up(end, size);
+    if (offsets) offsets->push_back(end);
+    end += size;
+    max_align = std::max(max_align, size);
+  }
+  return align_up(end, max_align);
+}
+
+}  // namespace
+
+Launch with_symbol_views(const Launch& launch, const ptx::Module& module) {
+  Launch view = launch;
+  auto add = [&](const std::string& name, uint32_t line, const std::string& key) {
+    for (const BufferSpec& b : view.buffers) {
+      if (b.name == name) return;
+    }
+    BufferSpec spec = symbol_spec(launch, module, name, line, key);
+    spec.is_symbol = true;
+    view.buffers.push_back(std::move(spec));
+  };
+  for (const SymbolSpec& s : launch.symbols) add(s.name, s.line, "symbols." + s.name);
+  for (size_t k = 0; k < launch.outputs.size(); ++k) {
+    add(launch.outputs[k], top_level_key_line(launch.path, "outputs"), fmt::format("outputs[{}]", k));
+  }
+  return view;
+}
+
+void add_symbol_views(const Launch& view, const ptx::Module& module,
+                      const std::vector<uint64_t>& symbol_address, const ptx::GlobalMemory& memory,
+                      std::map<std::string, uint64_t>& addresses,
+                      std::map<std::string, std::vector<uint8_t>>& initial) {
+  for (const BufferSpec& spec : view.buffers) {
+    if (!spec.is_symbol) continue;
+    const uint64_t addr = symbol_address[size_t(find_module_variable(module, spec.name))];
+    std::vector<uint8_t> bytes(spec.count * element_bytes(spec.type));
+    memory.read(addr, bytes.data(), bytes.size());
+    addresses[spec.name] = addr;
+    initial[spec.name] = std::move(bytes);
+  }
+}
+
+uint32_t top_level_key_line(const std::filesystem::path& file, const std::string& key) {
+  try {
+    const YAML::Node root = YAML::LoadFile(file.string());
+    for (const auto& kv : root) {
+      if (kv.first.Scalar() == key) return uint32_t(kv.first.Mark().line + 1);
+    }
+  } catch (const YAML::Exception&) {
+  }
+  return 1;
+}
+
+void place_buffers(const Launch& launch, ptx::GlobalMemory& memory,
+                   std::map<std::string, uint64_t>& addresses,
+                   std::map<std::string, std::vector<uint8_t>>& initial) {
+  for (const BufferSpec& spec : launch.buffers) {
+    if (spec.is_symbol) continue;
+    std::vector<uint8_t> bytes = init_buffer(launch, spec);
+    const uint64_t addr =
+        memory.allocate(std::max<uint64_t>(bytes.size(), 1), kBufferAlign, spec.name, spec.padding);
+    if (!bytes.empty()) memory.write(addr, bytes.data(), bytes.size());
+    addresses[spec.name] = addr;
+    initial[spec.name] = std::move(bytes);
+  }
+}
+
+int find_module_variable(const ptx::Module& module, const std::string& name) {
+  for (size_t k = 0; k < module.symbols.size(); ++k) {
+    const ptx::Symbol& s = module.symbols[k];
+    if (s.name == name && s.function < 0 &&
+        (s.space == ptx::Space::global || s.space == ptx::Space::constant))
+      return int(k);
+  }
+  return -1;
+}
+
+BufferSpec symbol_spec(const Launch& launch, const ptx::Module& module, const std::string& name,
+                       uint32_t line, const std::string& key) {
+  const int index = find_module_variable(module, name);
+  auto fail = [&](const std::string& msg) {
+    throw LaunchError(fmt::format("{}:{}: {}: {}", launch.path.string(), line, key, msg));
+  };
+  if (index < 0) {
+    std::string names;
+    for (const ptx::Symbol& s : module.symbols) {
+      if (s.function < 0 && (s.space == ptx::Space::global || s.space == ptx::Space::constant) && s.size)
+        names += (names.empty() ? "" : ", ") + s.name;
+    }
+    fail(fmt::format("'{}' is neither a buffer nor a __device__/__constant__ variable of {} (variables: {})",
+                     name, module.path, names.empty() ? "none" : names));
+  }
+  const ptx::Symbol& sym = module.symbols[size_t(index)];
+  BufferSpec spec;
+  spec.name = name;
+  spec.line = line;
+  spec.is_symbol = true;
+  spec.type = declared_element_type(sym.type);
+  const SymbolSpec* given = nullptr;
+  for (const SymbolSpec& s : launch.symbols) {
+    if (s.name == name) given = &s;
+  }
+  if (given && given->type != Type::none) spec.type = given->type;
+  const uint64_t esize = element_bytes(spec.type);
+  spec.count = given && given->count ? given->count : sym.size / esize;
+  if (spec.count * esize != sym.size) {
+    fail(fmt::format("{} {} elements are {} bytes but {} declares {} bytes", spec.count,
+                     ptx::type_name(spec.type), spec.count * esize, name, sym.size));
+  }
+  if (given) spec.init = given->init;
+  return spec;
+}
+
+std::vector<uint64_t> place_symbols(const Launch& launch, const ptx::Module& module, bool apply_specs,
+                                    ptx::GlobalMemory& memory,
+                                    std::map<std::string, std::vector<uint8_t>>& initial,
+                                    std::set<std::string>& initialised) {
+  std::vector<uint64_t> address(module.symbols.size(), 0);
+  for (size_t k = 0; k < module.symbols.size(); ++k) {
+    const ptx::Symbol& sym = module.symbols[k];
+    if ((sym.space != ptx::Space::global && sym.space != ptx::Space::constant) || sym.size == 0) continue;
+    const uint64_t addr = memory.allocate(sym.size, std::max<uint64_t>(sym.align, kBufferAlign), sym.name);
+    if (!sym.init.empty()) memory.write(addr, sym.init.data(), std::min<uint64_t>(sym.init.size(), sym.size));
+    address[k] = addr;
+  }
+  if (!apply_specs) return address;
+  for (const SymbolSpec& given : launch.symbols) {
+    const BufferSpec spec = symbol_spec(launch, module, given.name, given.line, "symbols." + given.name);
+    std::vector<uint8_t> bytes = init_buffer(launch, spec);
+    const uint64_t addr = address[size_t(find_module_variable(module, given.name))];
+    memory.write(addr, bytes.data(), bytes.size());
+    initial[given.name] = std::move(bytes);
+    initialised.insert(given.name);
+  }
+  return address;
+}
+
+void validate_params(const Launch& launch, const ptx::Function& kernel, const std::vector<ParamValue>& values,
+                     const std::string& where) {
+  const auto& params = kernel.params;
+  if (params.size() != values.size()) {
+    std::string names;
+    for (const auto& p : params)
+      names += fmt::format("{}.{} {}", names.empty() ? "" : ", ", ptx::type_name(p.type), p.name);
+    throw LaunchError(fmt::format("{}: kernel {} takes {} parameters ({}) but {} are given", where,
+                                  kernel.name, params.size(), names, values.size()));
+  }
+  for (size_t i = 0; i < params.size(); ++i) {
+    const ptx::Param& p = params[i];
+    const ParamValue& v = values[i];
+    auto fail = [&](const std::string& msg) {
+      throw LaunchError(fmt::format("{}:{}: params[{}]: {} (.param .{} {})", launch.path.string(), v.line, i,
+                                    msg, ptx::type_name(p.type), p.name));
+    };
+    const unsigned bytes = element_bytes(p.type);
+    if (bytes == 0 || p.size != bytes) {
+      if (v.kind == ParamValue::Kind::bytes) {
+        if (v.bytes.size() != p.size)
+          fail(fmt::format("{} bytes given for a {}-byte parameter", v.bytes.size(), p.size));
+        continue;
+      }
+      if (v.kind == ParamValue::Kind::fields) {
+        const uint64_t size = struct_bytes(v.fields, nullptr);
+        if (size != p.size)
+          fail(fmt::format("the struct's fields take {} bytes with natural alignment, the parameter {}", size,
+                           p.size));
+        continue;
+      }
+      fail(fmt::format("a by-value parameter of {} bytes: give {{struct: [...]}} or {{bytes: \"...\"}}",
+                       p.size));
+    }
+    if (v.kind == ParamValue::Kind::bytes || v.kind == ParamValue::Kind::fields) {
+      if (v.kind == ParamValue::Kind::bytes && v.bytes.size() == bytes) continue;
+      if (v.kind == ParamValue::Kind::fields && struct_bytes(v.fields, nullptr) == bytes) continue;
+      fail(fmt::format("the value does not fill the {}-byte parameter", bytes));
+    }
+    if (v.kind == ParamValue::Kind::buffer || v.kind == ParamValue::Kind::null) {
+      if (bytes != 8 || is_float(p.type))
+        fail(v.kind == ParamValue::Kind::null ? "null passes a 64-bit pointer"
+                                              : fmt::format("buffer '{}' passes a 64-bit address", v.buffer));
+      continue;
+    }
+    if (is_float(p.type)) {
+      if (p.type != Type::f32 && p.type != Type::f64) fail("half-precision parameters are not supported");
+      if (v.kind == ParamValue::Kind::real) {
+        uint8_t probe[8];
+        const std::string error = encode_element(p.type, v.text, probe);
+        if (!error.empty()) fail(error);
+      }
+      continue;
+    }
+    if (v.kind == ParamValue::Kind::expression) continue;  // range-checked per launch, when i is known
+    // A real with an integral value ("3.0") is accepted; anything else would silently truncate.
+    if (v.kind == ParamValue::Kind::real &&
+        (std::nearbyint(v.real) != v.real || std::fabs(v.real) > 0x1.0p63)) {
+      fail(fmt::format("{} is not an integer", v.text));
+    }
+    const int64_t value = v.kind == ParamValue::Kind::real ? int64_t(v.real) : v.integer;
+    const unsigned bits = bytes * 8;
+    // nvcc declares int and short parameters as .u32/.u16, so unsigned types also take negative values.
+    const __int128 lo = -(__int128(1) << (bits - 1));
+    const __int128 hi = is_signed_only(p.type) ? (__int128(1) << (bits - 1)) - 1 : (__int128(1) << bits) - 1;
+    if (bits < 64 && (value < lo || value > hi)) fail(fmt::format("{} is out of range", value));
+  }
+}
+
+namespace {
+
+// Writes one scalar value of type `type` (a parameter or a struct field) at dst.
+void write_scalar(const Launch& launch, const ParamValue& v, Type type, uint32_t size,
+                  const std::map<std::string, uint64_t>& addresses, int64_t i, uint8_t* dst,
+                  const std::string& key) {
+  auto fail = [&](const std::string& msg) {
+    throw LaunchError(fmt::format("{}:{}: {}: {}", launch.path.string(), v.line, key, msg));
+  };
+  switch (v.kind) {
+    case ParamValue::Kind::null:
+      std::memset(dst, 0, 8);
+      return;
+    case ParamValue::Kind::buffer: {
+      const BufferSpec* spec = nullptr;
+      for (const BufferSpec& b : launch.buffers) {
+        if (b.name == v.buffer) spec = &b;
+      }
+      const uint64_t bytes = spec->count * element_bytes(spec->type);
+      int64_t offset = v.offset.empty()
+                           ? 0
+                           : evaluate_expression(v.offset, i, launch.constants,
+                                                 fmt::format("{}:{}: {}", launch.path.string(), v.line, key));
+      const __int128 offset_bytes = __int128(offset) * (v.offset_in_bytes ? 1 : element_bytes(spec->type));
+      if (offset_bytes < 0 || offset_bytes > __int128(bytes)) {
+        fail(fmt::format("offset {}{} (i = {}) is outside buffer {} of {} bytes", offset,
+                         v.offset_in_bytes ? " bytes" : " elements", i, v.buffer, bytes));
+      }
+      const uint64_t addr = addresses.at(v.buffer) + uint64_t(offset_bytes);
+      std::memcpy(dst, &addr, 8);
+      return;
+    }
+    default:
+      break;
+  }
+  if (type == Type::f32 || type == Type::f64) {
+    if (v.kind == ParamValue::Kind::real) {
+      (void)encode_element(type, v.text, dst);  // straight from the text: one rounding
+      return;
+    }
+    const int64_t n = v.kind == ParamValue::Kind::expression
+                          ? evaluate_expression(v.text, i, launch.constants,
+                                                fmt::format("{}:{}: {}", launch.path.string(), v.line, key))
+                          : v.integer;
+    if (type == Type::f32) {
+      const float f = float(n);
+      std::memcpy(dst, &f, 4);
+    } else {
+      const double d = double(n);
+      std::memcpy(dst, &d, 8);
+    }
+    return;
+  }
+  int64_t value = v.integer;
+  if (v.kind == ParamValue::Kind::real) {
+    if (std::nearbyint(v.real) != v.real || std::fabs(v.real) > 0x1.0p63)
+      fail(fmt::format("{} is not an integer", v.text));
+    value = int64_t(v.real);
+  }
+  if (v.kind == ParamValue::Kind::expression) {
+    value = evaluate_expression(v.text, i, launch.constants,
+                                fmt::format("{}:{}: {}", launch.path.string(), v.line, key));
+  }
+  const unsigned bits = size * 8;
+  const __int128 lo = -(__int128(1) << (bits - 1));
+  const __int128 hi = is_signed_only(type) ? (__int128(1) << (bits - 1)) - 1 : (__int128(1) << bits) - 1;
+  if (bits < 64 && (value < lo || value > hi))
+    fail(fmt::format("{} is out of range for {} (i = {})", value, ptx::type_name(type), i));
+  const uint64_t raw = uint64_t(value);  // little-endian low bytes: two's complement truncation
+  std::memcpy(dst, &raw, size);
+}
+
+}  // namespace
+
+std::vector<uint8_t> build_param_buffer(const Launch& launch, const ptx::Function& kernel,
+                                        const std::vector<ParamValue>& params,
+                                        const std::map<std::string, uint64_t>& addresses, int64_t i) {
+  uint32_t size = kernel.param_bytes;
+  for (const auto& p : kernel.params) size = std::max(size, p.offset + p.size);
+  std::vector<uint8_t> buffer(size, 0);
+  for (size_t k = 0; k < kernel.params.size(); ++k) {
+    const ptx::Param& p = kernel.params[k];
+    const ParamValue& v = params[k];
+    uint8_t* dst = &buffer[p.offset];
+    const std::string key = fmt::format("params[{}]", k);
+    if (v.kind == ParamValue::Kind::bytes) {
+      std::memcpy(dst, v.bytes.data(), v.bytes.size());
+    } else if (v.kind == ParamValue::Kind::fields) {
+      std::vector<uint64_t> offsets;
+      struct_bytes(v.fields, &offsets);
+      for (size_t f = 0; f < v.fields.size(); ++f) {
+        const ParamValue& field = v.fields[f];
+        write_scalar(launch, field, field.field_type, element_bytes(field.field_type), addresses, i,
+                     dst + offsets[f], fmt::format("{}.struct[{}]", key, f));
+      }
+    } else {
+      write_scalar(launch, v, p.type, p.size, addresses, i, dst, key);
+    }
+  }
+  return buffer;
+}
+
+std::vector<uint32_t> const_symbols_read(const ptx::Module& module, const ptx::Function& kernel) {
+  std::set<uint32_t> found;
+  auto visit = [&](const ptx::Operand& op) {
+    if (op.sym == ptx::kNoSym || op.sym >= module.symbols.size()) return;
+    const ptx::Symbol& s = module.symbols[op.sym];
+    if (s.space == ptx::Space::constant && s.function < 0 && s.size) found.insert(op.sym);
+  };
+  // A kernel's code image holds the .funcs it calls (models/ptx/call_link.hpp); the call graph is walked
+  // as well, so this holds for any code a kernel can reach.
+  std::set<const ptx::Function*> seen;
+  std::vector<const ptx::Function*> work = {&kernel};
+  while (!work.empty()) {
+    const ptx::Function* fn = work.back();
+    work.pop_back();
+    if (!seen.insert(fn).second) continue;
+    for (const ptx::Instr& in : fn->code) {
+      for (const ptx::Operand& op : in.src) visit(op);
+      for (const ptx::Operand& op : in.dst) visit(op);
+    }
+    for (uint32_t callee : fn->callees) {
+      if (callee < module.functions.size()) work.push_back(&module.functions[callee]);
+    }
+  }
+  return {found.begin(), found.end()};
+}
+
+std::vector<std::string> uninitialised_const_warnings(const ptx::Module& module, const ptx::Function& kernel,
+                                                      const std::set<std::string>& initialised) {
+  std::vector<std::string> warnings;
+  for (uint32_t sym : const_symbols_read(module, kernel)) {
+    const ptx::Symbol& s = module.symbols[sym];
+    if (!s.init.empty() || initialised.count(s.name)) continue;
+    warnings.push_back(fmt::format(
+        "kernel {} reads __constant__ {} (PTX line {}), which nothing initialised (no PTX initialiser, no "
+        "symbols: entry, no earlier set); it reads zeros",
+        kernel.name, s.name, s.line));
+  }
+  return warnings;
+}
+
+}  // namespace simtlm::launch

@@ -1,0 +1,195 @@
+// Linking of .func bodies into kernel code images; see call_link.hpp.
+#include "models/ptx/call_link.hpp"
+
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+
+namespace simtlm::ptx {
+namespace {
+
+uint64_t align_up(uint64_t value, uint64_t align) {
+  return align <= 1 ? value : (value + align - 1) / align * align;
+}
+
+// The symbols of one .func copied into one kernel: old symbol index -> relocated index.
+using SymbolMap = std::unordered_map<uint32_t, uint32_t>;
+
+// A call that cannot be linked: the kernel that reaches it is refused (Function::unsupported).
+struct LinkRefusal {
+  uint32_t line = 0;
+  std::string message;
+};
+
+class Linker {
+ public:
+  explicit Linker(Module& module) : module_(module) {}
+
+  void link(uint32_t entry_index) {
+    Function& entry = module_.functions[entry_index];
+    std::vector<uint32_t> reached;
+    try {
+      reached = reachable_from(entry_index);
+    } catch (const LinkRefusal& refusal) {
+      if (entry.unsupported.empty()) {
+        entry.unsupported = refusal.message;
+        entry.unsupported_line = refusal.line;
+        entry.unsupported_text.clear();
+      }
+      return;
+    }
+    if (reached.empty()) return;
+    std::vector<SymbolMap> maps(reached.size());
+    for (size_t i = 0; i < reached.size(); ++i) {
+      maps[i] = place_frame(entry_index, reached[i], entry.linked_callees.emplace_back());
+    }
+    std::unordered_map<uint32_t, uint32_t> linked_index;  // function -> index in linked_callees
+    for (size_t i = 0; i < reached.size(); ++i) linked_index.emplace(reached[i], static_cast<uint32_t>(i));
+    for (CallSite& site : entry.call_sites) {
+      auto it = module_.function_index.find(site.callee_name);
+      if (it != module_.function_index.end()) site.linked = linked_index.at(it->second);
+    }
+    for (size_t i = 0; i < reached.size(); ++i)
+      append_code(entry, static_cast<uint32_t>(i), maps[i], linked_index);
+    entry.call_stack_offset = static_cast<uint32_t>(align_up(entry.local_bytes, 16));
+    entry.call_stack_bytes = kCallStackBytesPerThread;
+    entry.local_bytes = entry.call_stack_offset + entry.call_stack_bytes;
+    entry.call_stack_pointer = static_cast<uint32_t>(entry.regs.size());
+    entry.regs.push_back(RegInfo{"%__call_stack_pointer", Type::b64});
+  }
+
+ private:
+  [[noreturn]] void fail(uint32_t line, const std::string& message) const {
+    throw LinkRefusal{line, message};
+  }
+
+  // Every .func reachable through calls, in the order first reached (breadth first, call sites in order).
+  std::vector<uint32_t> reachable_from(uint32_t entry) const {
+    std::vector<uint32_t> order;
+    std::vector<uint8_t> seen(module_.functions.size(), 0);
+    std::vector<uint32_t> work{entry};
+    seen[entry] = 1;
+    for (size_t next = 0; next < work.size(); ++next) {
+      const Function& fn = module_.functions[work[next]];
+      for (const Instr& in : fn.code) {
+        if (in.op != Op::call || in.call_site == kNoTarget) continue;
+        const CallSite& site = fn.call_sites[in.call_site];
+        if (in.callee == kNoFunction)
+          fail(in.line, "call to .func " + site.callee_name + ", which has no body");
+        const Function& callee = module_.functions[in.callee];
+        if (callee.is_entry) fail(in.line, "call to kernel " + site.callee_name);
+        if (site.args.size() != callee.params.size())
+          fail(in.line, "call to " + site.callee_name + " passes " + std::to_string(site.args.size()) +
+                            " arguments; it declares " + std::to_string(callee.params.size()));
+        if (site.returns.size() != return_symbols(in.callee).size())
+          fail(in.line, "call to " + site.callee_name + " receives " + std::to_string(site.returns.size()) +
+                            " return values; it declares " +
+                            std::to_string(return_symbols(in.callee).size()));
+        if (seen[in.callee]) continue;
+        seen[in.callee] = 1;
+        work.push_back(in.callee);
+        order.push_back(in.callee);
+      }
+    }
+    return order;
+  }
+
+  // Return .params of a .func: its .param symbols outside the call blocks that are not parameters.
+  std::vector<uint32_t> return_symbols(uint32_t function) const {
+    const Function& fn = module_.functions[function];
+    std::vector<uint32_t> out;
+    for (uint32_t s = 0; s < module_.symbols.size(); ++s) {
+      const Symbol& sym = module_.symbols[s];
+      if (sym.function != int32_t(function) || sym.space != Space::param || sym.call_scope) continue;
+      const bool is_param =
+          std::any_of(fn.params.begin(), fn.params.end(), [&](const Param& p) { return p.sym == s; });
+      if (!is_param) out.push_back(s);
+    }
+    return out;
+  }
+
+  // Gives the callee registers and a frame region in the entry and copies its frame symbols there.
+  SymbolMap place_frame(uint32_t entry_index, uint32_t function, LinkedCallee& linked) {
+    Function& entry = module_.functions[entry_index];
+    const Function& fn = module_.functions[function];
+    linked.function = function;
+    linked.first_reg = static_cast<uint32_t>(entry.regs.size());
+    linked.reg_count = static_cast<uint32_t>(fn.regs.size());
+    for (const RegInfo& reg : fn.regs) entry.regs.push_back(RegInfo{fn.name + ":" + reg.name, reg.type});
+    const uint64_t base = align_up(entry.local_bytes, 16);
+    const uint64_t params_base = align_up(base + fn.local_bytes, 16);
+    linked.frame_offset = static_cast<uint32_t>(base);
+    linked.frame_bytes = static_cast<uint32_t>(params_base + fn.param_bytes - base);
+    entry.local_bytes = linked.frame_offset + linked.frame_bytes;
+    SymbolMap map;
+    const auto count = static_cast<uint32_t>(module_.symbols.size());
+    for (uint32_t s = 0; s < count; ++s) {
+      const Symbol& sym = module_.symbols[s];
+      if (sym.function != int32_t(function)) continue;
+      const bool own_param = sym.space == Space::param && !sym.call_scope;
+      if (sym.space != Space::local && !sym.call_scope && !own_param) continue;
+      Symbol copy = sym;
+      copy.function = int32_t(entry_index);
+      copy.offset = (own_param ? params_base : base) + sym.offset;
+      copy.call_scope = copy.call_scope || own_param;  // ld.param/st.param on it reach the local frame
+      map.emplace(s, static_cast<uint32_t>(module_.symbols.size()));
+      module_.symbols.push_back(std::move(copy));
+    }
+    for (const Param& p : fn.params) linked.params.push_back(map.at(p.sym));
+    for (uint32_t s : return_symbols(function)) linked.returns.push_back(map.at(s));
+    return map;
+  }
+
+  void append_code(Function& entry, uint32_t linked_index, const SymbolMap& map,
+                   const std::unordered_map<uint32_t, uint32_t>& linked_of) {
+    LinkedCallee& linked = entry.linked_callees[linked_index];
+    const Function& fn = module_.functions[linked.function];
+    const auto base_pc = static_cast<uint32_t>(entry.code.size());
+    linked.entry_pc = base_pc;
+    auto reg = [&](uint32_t r) { return r == kNoReg ? r : r + linked.first_reg; };
+    auto sym = [&](uint32_t s) {
+      auto it = map.find(s);
+      return it == map.end() ? s : it->second;
+    };
+    auto relocate = [&](Operand& op) {
+      op.reg = reg(op.reg);
+      op.sym = op.sym == kNoSym ? op.sym : sym(op.sym);
+      for (uint32_t& v : op.vregs) v = reg(v);
+    };
+    for (Instr in : fn.code) {
+      in.guard = reg(in.guard);
+      for (Operand& op : in.dst) relocate(op);
+      for (Operand& op : in.src) relocate(op);
+      if (in.target != kNoTarget) in.target += base_pc;
+      if (in.op == Op::ret) in.returns_from = linked_index;
+      if (in.call_site != kNoTarget) {
+        CallSite site = fn.call_sites[in.call_site];
+        for (uint32_t& s : site.args) s = sym(s);
+        for (uint32_t& s : site.returns) s = sym(s);
+        site.linked = linked_of.at(in.callee);
+        in.call_site = static_cast<uint32_t>(entry.call_sites.size());
+        entry.call_sites.push_back(std::move(site));
+      }
+      entry.code.push_back(in);
+    }
+    linked.end_pc = static_cast<uint32_t>(entry.code.size());
+  }
+
+  Module& module_;
+};
+
+}  // namespace
+
+void link_device_calls(Module& module) {
+  Linker linker(module);
+  for (uint32_t f = 0; f < module.functions.size(); ++f) {
+    if (module.functions[f].is_entry) linker.link(f);
+  }
+}
+
+uint32_t call_record_bytes(const LinkedCallee& callee) {
+  // Registers, the frame region, and the PC of the call (8 bytes to keep records 8-byte aligned).
+  return static_cast<uint32_t>(align_up(uint64_t(callee.reg_count) * 8 + callee.frame_bytes, 8) + 8);
+}
+
+}  // namespace simtlm::ptx

@@ -1,0 +1,35 @@
+// Calls of device functions (.func) that nvcc did not inline (-O0 code, __noinline__, recursion).
+//
+// Each kernel gets one code image: link_device_calls appends the body of every .func the kernel reaches
+// (directly or through other .funcs) after the kernel's own code, with the callee's registers renumbered
+// after the kernel's, its .local variables, call-scope .params and own .params relocated into a region of
+// the thread's local frame, and its branch targets shifted. Every consumer of PCs (runner, CFG, timing
+// model) therefore sees one function; a callee's CFG region is disconnected from the caller's, so its
+// branches reconverge at post-dominators inside the callee and its `ret`s join the virtual exit.
+//
+// A `call` saves the callee's registers and frame region for the calling lanes onto a per-thread call
+// stack at the end of the local frame (one record per invocation, so recursion works), then copies the
+// arguments into the callee's .params; its `ret` copies the return .params out to the caller's
+// call-scope .params and restores the saved record. The call stack holds kCallStackBytesPerThread bytes;
+// a call that does not fit is a KernelError naming the function.
+#pragma once
+
+#include <cstdint>
+
+#include "models/ptx/ir.hpp"
+
+namespace simtlm::ptx {
+
+// Per-thread bytes reserved for call records in kernels that call .funcs (CUDA's default stack is 1 KiB;
+// a record here keeps every register of the callee, 8 bytes each, so it is larger than nvcc's frames).
+inline constexpr uint32_t kCallStackBytesPerThread = 4096;
+
+// Links every .func an entry reaches into that entry's code (see the file comment). Kernels without calls
+// are left unchanged. A kernel that reaches a call of a function without a body, or with an argument or
+// return count that does not match the declaration, is refused when selected (Function::unsupported).
+void link_device_calls(Module& module);
+
+// Bytes of the call record a call of `callee` pushes per thread.
+uint32_t call_record_bytes(const LinkedCallee& callee);
+
+}  // namespace simtlm::ptx

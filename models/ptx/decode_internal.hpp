@@ -1,0 +1,28 @@
+// Operand helpers shared by the decoder's translation units (decode.cpp, decode_warp.cpp). Not a public API.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/ptx/decode.hpp"
+
+namespace simtlm::ptx::decode_detail {
+
+[[noreturn]] void fail(const std::string& message);         // malformed: the module does not load
+[[noreturn]] void unsupported(const std::string& message);  // well-formed but not modelled
+std::string quoted(std::string_view text);
+
+void expect_count(const std::vector<ParsedOperand>& operands, size_t count, std::string_view what);
+Operand destination(const ParsedOperand& parsed, bool allow_vec = false);
+
+enum SrcAllow : unsigned { kSrcPlain = 0, kSrcSpecial = 1, kSrcSymbol = 2, kSrcVec = 4, kSrcNegate = 8 };
+Operand source(const ParsedOperand& parsed, Type read_type, unsigned allow = kSrcPlain);
+
+// Warp-level instructions (vote, shfl, match, redux, fns, nanosleep): their own modifiers and operands.
+// family: returns false when `mod` is not one of the opcode's modifiers. operands: returns false when the
+// opcode is not a warp-level one.
+bool warp_family_modifier(std::string_view mod, Instr& instr);
+bool decode_warp_operands(std::string_view opcode, std::vector<ParsedOperand>& ops, Instr& instr);
+
+}  // namespace simtlm::ptx::decode_detail

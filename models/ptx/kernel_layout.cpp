@@ -1,0 +1,118 @@
+#include "models/ptx/kernel_layout.hpp"
+
+#include <algorithm>
+
+#include "models/ptx/parser.hpp"
+
+namespace simtlm::ptx {
+namespace {
+
+uint64_t align_up(uint64_t value, uint64_t align) {
+  return align <= 1 ? value : (value + align - 1) / align * align;
+}
+
+// Marks every shared symbol an operand of `fn` names.
+void mark_shared_references(const Module& module, const Function& fn, std::vector<bool>& used) {
+  auto mark = [&](const Operand& op) {
+    if (op.sym != kNoSym && module.symbols[op.sym].space == Space::shared) used[op.sym] = true;
+  };
+  for (const Instr& in : fn.code) {
+    for (unsigned i = 0; i < in.ndst && i < 2; ++i) mark(in.dst[i]);
+    for (unsigned i = 0; i < in.nsrc && i < 4; ++i) mark(in.src[i]);
+  }
+}
+
+void lay_out_shared(const Module& module, Function& kernel, const std::vector<uint32_t>& reached) {
+  std::vector<bool> used(module.symbols.size(), false);
+  for (uint32_t index : reached) mark_shared_references(module, module.functions[index], used);
+  kernel.shared_offsets.assign(module.symbols.size(), kNoSharedOffset);
+  uint64_t bytes = 0;
+  uint32_t extern_align = 16;
+  for (uint32_t sym = 0; sym < module.symbols.size(); ++sym) {
+    if (!used[sym]) continue;
+    const Symbol& symbol = module.symbols[sym];
+    if (symbol.is_extern) {
+      extern_align = std::max(extern_align, symbol.align);
+      continue;
+    }
+    bytes = align_up(bytes, symbol.align);
+    kernel.shared_offsets[sym] = bytes;
+    bytes += symbol.size;
+  }
+  kernel.static_shared_bytes = static_cast<uint32_t>(std::min<uint64_t>(bytes, UINT32_MAX));
+  kernel.dynamic_shared_align = extern_align;
+  const uint32_t window = shared_layout(kernel, 0).dynamic_offset;
+  for (uint32_t sym = 0; sym < module.symbols.size(); ++sym) {
+    if (used[sym] && module.symbols[sym].is_extern) kernel.shared_offsets[sym] = window;
+  }
+}
+
+}  // namespace
+
+SharedLayout shared_layout(const Function& kernel, uint32_t dynamic_bytes) {
+  SharedLayout layout;
+  layout.static_bytes = kernel.static_shared_bytes;
+  layout.dynamic_offset =
+      static_cast<uint32_t>(align_up(kernel.static_shared_bytes, std::max(kernel.dynamic_shared_align, 1u)));
+  layout.cta_bytes = uint64_t(layout.dynamic_offset) + dynamic_bytes;
+  return layout;
+}
+
+std::vector<uint32_t> reachable_functions(const Module& module, uint32_t root) {
+  std::vector<bool> seen(module.functions.size(), false);
+  std::vector<uint32_t> pending = {root};
+  seen[root] = true;
+  std::vector<uint32_t> reached;
+  while (!pending.empty()) {
+    const uint32_t index = pending.back();
+    pending.pop_back();
+    reached.push_back(index);
+    for (uint32_t callee : module.functions[index].callees) {
+      if (callee < seen.size() && !seen[callee]) {
+        seen[callee] = true;
+        pending.push_back(callee);
+      }
+    }
+  }
+  std::sort(reached.begin() + 1, reached.end());
+  return reached;
+}
+
+void lay_out_kernels(Module& module) {
+  for (Function& fn : module.functions) {
+    fn.callees.clear();
+    for (const Instr& in : fn.code) {
+      if (in.op == Op::call && in.callee != kNoFunction) fn.callees.push_back(in.callee);
+    }
+    std::sort(fn.callees.begin(), fn.callees.end());
+    fn.callees.erase(std::unique(fn.callees.begin(), fn.callees.end()), fn.callees.end());
+  }
+  for (uint32_t index = 0; index < module.functions.size(); ++index) {
+    Function& kernel = module.functions[index];
+    if (!kernel.is_entry) {
+      kernel.static_shared_bytes = 0;
+      continue;
+    }
+    const std::vector<uint32_t> reached = reachable_functions(module, index);
+    lay_out_shared(module, kernel, reached);
+    if (!kernel.unsupported.empty()) continue;
+    for (uint32_t callee : reached) {
+      const Function& fn = module.functions[callee];
+      if (fn.unsupported.empty()) continue;
+      kernel.unsupported = fn.unsupported + " (in .func " + fn.name + ")";
+      kernel.unsupported_line = fn.unsupported_line;
+      kernel.unsupported_text = fn.unsupported_text;
+      break;
+    }
+  }
+}
+
+void require_supported(const Module& module, const Function& kernel) {
+  if (kernel.unsupported.empty()) return;
+  throw PtxError(module.path, kernel.unsupported_line,
+                 kernel.unsupported + "; kernel " + kernel.name +
+                     " cannot run (the module's other kernels are not affected)",
+                 kernel.unsupported_text);
+}
+
+}  // namespace simtlm::ptx

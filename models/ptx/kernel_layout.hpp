@@ -1,0 +1,24 @@
+// What a kernel needs beyond its own code, worked out once the whole module is parsed: the .func functions
+// it reaches, its own shared-memory layout and whether it reaches a construct the model does not support.
+// shared_layout() itself is declared in ir.hpp so that every user of a Function can size a CTA.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "models/ptx/ir.hpp"
+
+namespace simtlm::ptx {
+
+// Indices of the functions `root` reaches through calls, `root` first, then in ascending index order.
+std::vector<uint32_t> reachable_functions(const Module& module, uint32_t root);
+
+// Fills Function::callees from the calls' Instr::callee, lays out each entry's shared memory over the
+// variables it reaches, and marks entries that reach an unsupported function. The parser calls it last.
+void lay_out_kernels(Module& module);
+
+// Throws PtxError with the original file:line, message and source text of the first unsupported construct
+// the kernel reaches, naming the kernel. Selecting a kernel goes through here (the Executor's constructor).
+void require_supported(const Module& module, const Function& kernel);
+
+}  // namespace simtlm::ptx

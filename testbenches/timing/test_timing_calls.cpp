@@ -1,0 +1,126 @@
+// .func calls on the SystemC model's per-warp stacks (postdom and the token discipline): outputs equal to the
+// host values the functional tests check (testbenches/unit/test_device_calls.cpp), the call-stack overflow
+// error, and the refusal under thread block compaction.
+#include <cstring>
+
+#include "testbenches/timing/timing_fixture.hpp"
+
+using namespace simtlm;
+using namespace simtlm::timing_test;
+
+namespace {
+
+struct Window {
+  int values[4];
+  int count;
+  float scale;
+};
+
+int host_fib(int n) {
+  return n < 2 ? n : host_fib(n - 1) + host_fib(n - 2);
+}
+
+float host_window_score(const Window& w, int bias) {
+  float score = 0.0f;
+  if (w.count > 2) {
+    for (int i = 0; i < w.count && i < 4; ++i) score += w.scale * float(w.values[i]);
+  } else {
+    score = float(w.values[0] - bias) * 0.5f;
+  }
+  return score;
+}
+
+int host_tree_depth(int node) {
+  return node == 0 ? 0 : 1 + host_tree_depth((node - 1) / 2);
+}
+
+int host_powers_sum(int t) {
+  int sum = 0, v = 1;
+  for (int i = 0; i < t % 6 + 1; ++i, v *= t % 4 + 2) sum += v;
+  return sum;
+}
+
+template <class T>
+std::string sha_of(const std::vector<T>& v) {
+  std::vector<uint8_t> bytes(v.size() * sizeof(T));
+  std::memcpy(bytes.data(), v.data(), bytes.size());
+  return launch::sha256_hex(bytes);
+}
+
+// sha256 of each output buffer of testbenches/timing/device_calls_*.yaml computed on the host.
+std::map<std::string, std::string> expected_hashes() {
+  std::vector<int32_t> fib, squares, depth, powers;
+  std::vector<float> score;
+  for (int t = 0; t < 128; ++t) {
+    fib.push_back(host_fib((t * 7) % 13));
+    Window w{};
+    for (int i = 0; i < 4; ++i) w.values[i] = t * (i + 1) - 3;
+    w.count = t % 6;
+    w.scale = 0.25f * float(t % 3 + 1);
+    score.push_back(host_window_score(w, t % 4));
+    squares.push_back(t * t + (t - 5) * (t - 5));
+    depth.push_back(host_tree_depth(t * 3));
+    powers.push_back(host_powers_sum(t));
+  }
+  return {{"fib", sha_of(fib)},
+          {"score", sha_of(score)},
+          {"squares", sha_of(squares)},
+          {"depth", sha_of(depth)},
+          {"powers", sha_of(powers)}};
+}
+
+void expect_host_outputs(const std::string& yaml, const std::string& config) {
+  SCOPED_TRACE(yaml + " on " + config);
+  const launch::Launch l = launch::load_launch(source_path("testbenches/timing/" + yaml));
+  // The stack presets model the paper's one-warp SM; two warps per CTA need two slots.
+  const bool preset = config != "default.yaml";
+  const nlohmann::json t =
+      run_timing_child(l, preset ? machine(config, {{"gpu.max_warps_per_sm", "2"}}) : machine(config));
+  ASSERT_FALSE(t.contains("error")) << t["error"];
+  for (const auto& [buffer, hash] : expected_hashes()) EXPECT_EQ(t["sha256"][buffer], hash) << buffer;
+  // Each warp issues what it issues in the functional run: call frames reconverge the same way on both.
+  launch::Session session(l, session_options());
+  const launch::SessionResult f = session.run();
+  const nlohmann::json& s = t["stats"];
+  EXPECT_EQ(s["warp_instructions"], f.stats.warp_instructions);
+  EXPECT_EQ(s["thread_instructions"], f.stats.thread_instructions);
+  EXPECT_EQ(s["branches"], f.stats.branches);
+  EXPECT_EQ(s["divergent_branches"], f.stats.divergent_branches);
+}
+
+TEST(TimingCalls, NoinlineO3OutputsEqualHostOnPerWarpStacks) {
+  expect_host_outputs("device_calls_O3.yaml", "default.yaml");
+  expect_host_outputs("device_calls_O3.yaml", "kepler-stack.yaml");
+}
+
+TEST(TimingCalls, DeviceO0OutputsEqualHostOnPerWarpStacks) {
+  expect_host_outputs("device_calls_O0.yaml", "default.yaml");
+  expect_host_outputs("device_calls_O0.yaml", "maxwell-stack.yaml");
+}
+
+TEST(TimingCalls, StackOverflowNamesKernelCtaWarpPcAndFunction) {
+  const launch::Launch l = launch::load_launch(source_path("testbenches/timing/fib_overflow.yaml"));
+  const nlohmann::json t = run_timing_child(l, machine("default.yaml"));
+  ASSERT_TRUE(t.contains("error"));
+  EXPECT_EQ(t["error_kind"], "kernel");
+  const std::string e = t["error"];
+  for (const char* part :
+       {"call stack overflow calling _Z3fibi", "per-thread call stack of 4096 bytes",
+        "kernel _Z6fib_ofPii, CTA (0,0,0)", "in warp ", "PC ", "device_calls.cu:18)", "SM 0"}) {
+    EXPECT_NE(e.find(part), std::string::npos) << "missing '" << part << "' in: " << e;
+  }
+}
+
+TEST(TimingCalls, CallsUnderCompactionAreRefusedWithKernelAndPc) {
+  const launch::Launch l = launch::load_launch(source_path("testbenches/timing/device_calls_O3.yaml"));
+  const nlohmann::json t = run_timing_child(l, machine("default.yaml", {{"compaction.mechanism", "tbc"}}));
+  ASSERT_TRUE(t.contains("error"));
+  EXPECT_EQ(t["error_kind"], "kernel");
+  EXPECT_EQ(
+      t["error"],
+      "kernel _Z12device_callsPiPfS_S_S_ calls .func _Z3fibi at PC 20 (PTX line 335, device_calls.cu:56): "
+      "calls are not supported under thread block compaction (the CTA-wide stack has no call frames); run "
+      "it with per-warp stacks (compaction.mechanism: none)");
+}
+
+}  // namespace

@@ -1,0 +1,110 @@
+// Launch sequences on the timing model: one SystemC simulation runs kernel after kernel with the caches
+// and DRAM carried over (hw/sc/timing_sequence.*). Each run happens in a forked child: SystemC elaborates
+// once per process.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <string>
+
+#include "hw/sc/timing_child.hpp"
+#include "models/config/machine_config.hpp"
+#include "models/launch/sequence.hpp"
+#include "models/launch/sha256.hpp"
+#include "workloads/reference/reference.hpp"
+
+namespace simtlm {
+namespace {
+
+namespace fs = std::filesystem;
+
+// hw::run_timing_in_child runs a sequence file in one simulation of a forked child.
+nlohmann::json run_sequence_in_child(const fs::path& file, const config::MachineConfig& machine) {
+  launch::SessionOptions options;
+  options.find_reference = workloads::find_reference;
+  return hw::run_timing_in_child(launch::load_launch(file), options, machine);
+}
+
+nlohmann::json functional_sha256(const fs::path& file) {
+  launch::SessionOptions options;
+  options.find_reference = workloads::find_reference;
+  launch::SequenceSession session(launch::load_launch(file), options);
+  nlohmann::json sha;
+  for (const auto& [name, bytes] : session.run().buffers) sha[name] = launch::sha256_hex(bytes);
+  return sha;
+}
+
+TEST(TimingSequence, SecondLaunchHitsInL2LinesTheFirstBroughtIn) {
+  const fs::path file = fs::path(SIMTLM_SOURCE_DIR) / "testbenches/launch/seq_l2_reuse.yaml";
+  config::MachineConfig machine;
+  machine.set("l1.enabled", "false");  // every load reaches the L2
+  const nlohmann::json r = run_sequence_in_child(file, machine);
+  ASSERT_FALSE(r.contains("error")) << r["error"];
+  EXPECT_EQ(r["sha256"], functional_sha256(file));  // same values as the functional model
+  EXPECT_TRUE(r["failures"].empty());
+  const nlohmann::json& s = r["stats"];
+  ASSERT_EQ(s["launches"].size(), 2u);
+  const nlohmann::json& cold = s["launches"][0];
+  const nlohmann::json& warm = s["launches"][1];
+  const uint64_t cold_reads = cold["dram"]["reads"].get<uint64_t>();
+  const uint64_t warm_reads = warm["dram"]["reads"].get<uint64_t>();
+  // 16 KiB of input: the cold launch fetches it from DRAM; the warm one finds it in the L2.
+  EXPECT_GE(cold_reads * 128, 16384u) << cold["dram"].dump();
+  EXPECT_LT(warm_reads * 4, cold_reads) << warm["dram"].dump();
+  EXPECT_GT(warm["l2"]["hits"].get<uint64_t>(), cold["l2"]["hits"].get<uint64_t>());
+  // The second launch starts where the first ended (after its write-back); totals add up.
+  EXPECT_GE(warm["start_cycle"].get<uint64_t>(), cold["cycles"].get<uint64_t>());
+  EXPECT_EQ(s["warp_instructions"].get<uint64_t>(),
+            cold["warp_instructions"].get<uint64_t>() + warm["warp_instructions"].get<uint64_t>());
+  EXPECT_EQ(s["dram"]["reads"].get<uint64_t>(), cold_reads + warm_reads);
+}
+
+TEST(TimingSequence, UntilLoopMatchesTheFunctionalRun) {
+  const fs::path file = fs::path(SIMTLM_SOURCE_DIR) / "testbenches/launch/seq_until.yaml";
+  const nlohmann::json r = run_sequence_in_child(file, config::MachineConfig());
+  ASSERT_FALSE(r.contains("error")) << r["error"];
+  EXPECT_EQ(r["sha256"], functional_sha256(file));
+  EXPECT_EQ(r["stats"]["launch_count"], 5);
+}
+
+TEST(TimingSequence, LoopExceedingMaxStopsTheSimulationWithTheLoopsLine) {
+  const fs::path file = fs::path(SIMTLM_SOURCE_DIR) / "testbenches/launch/bad_seq_until_max.yaml";
+  const nlohmann::json r = run_sequence_in_child(file, config::MachineConfig());
+  ASSERT_TRUE(r.contains("error"));
+  EXPECT_NE(
+      r["error"].get<std::string>().find("bad_seq_until_max.yaml:8: loop: until {buffer: more, element: 0, "
+                                         "equals: 0} still does not hold after max = 3 iterations"),
+      std::string::npos)
+      << r["error"];
+}
+
+TEST(TimingSequence, KernelFaultNamesTheLaunch) {
+  const fs::path file = fs::path(SIMTLM_SOURCE_DIR) / "testbenches/launch/seq_fault.yaml";
+  const nlohmann::json r = run_sequence_in_child(file, config::MachineConfig());
+  ASSERT_TRUE(r.contains("error"));
+  EXPECT_EQ(r["error_kind"], "kernel");
+  EXPECT_EQ(r["error"].get<std::string>().rfind(
+                "launch 1 (kernel _Z4haloPfS_i at line 11, i = 0): out-of-bounds", 0),
+            0u)
+      << r["error"];
+}
+
+// The suite's sequence workloads give the functional run's outputs and pass their host references.
+class TimingSequenceWorkload : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(TimingSequenceWorkload, OutputsEqualFunctional) {
+  const fs::path file = fs::path(SIMTLM_SOURCE_DIR) / "workloads" / GetParam() / (GetParam() + ".yaml");
+  const nlohmann::json r = run_sequence_in_child(file, config::MachineConfig());
+  ASSERT_FALSE(r.contains("error")) << r["error"];
+  EXPECT_TRUE(r["reference_checked"].get<bool>());
+  EXPECT_TRUE(r["failures"].empty()) << r["failures"].dump();
+  EXPECT_EQ(r["sha256"], functional_sha256(file));
+  EXPECT_EQ(r["stats"]["launch_count"].get<size_t>(), r["stats"]["launches"].size());
+}
+
+INSTANTIATE_TEST_SUITE_P(Suite, TimingSequenceWorkload,
+                         ::testing::ValuesIn(workloads::sequence_reference_names()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
+}  // namespace simtlm
