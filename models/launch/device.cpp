@@ -389,7 +389,10 @@ std::vector<std::string> uninitialised_const_warnings(const ptx::Module& module,
     warnings.push_back(fmt::format(
         "kernel {} reads __constant__ {} (PTX line {}), which nothing initialised (no PTX initialiser, no "
         "symbols: entry, no earlier set); it reads zeros",
-        kernel.name, s.name, s.line));
+        ptx::cuda_name(kernel.name) == kernel.name
+            ? kernel.name
+            : fmt::format("{} ({})", ptx::cuda_name(kernel.name), kernel.name),
+        s.name, s.line));
   }
   return warnings;
 }

@@ -12,6 +12,7 @@
 
 #include "models/launch/buffers.hpp"
 #include "models/launch/launch_reader.hpp"
+#include "models/ptx/call_link.hpp"
 
 namespace simtlm::launch::detail {
 
@@ -234,11 +235,12 @@ Launch load_launch(const std::filesystem::path& path) {
   if (sequence) {
     r.require_map(root, "",
                   {"ptx", "seed", "buffers", "symbols", "constants", "outputs", "expect", "reference",
-                   "budget", "out_of_bounds", "launches"});
+                   "budget", "call_stack_bytes", "out_of_bounds", "launches"});
   } else {
-    r.require_map(root, "",
-                  {"ptx", "kernel", "grid", "block", "shared_bytes", "seed", "buffers", "params", "outputs",
-                   "expect", "reference", "budget", "symbols", "constants", "out_of_bounds"});
+    r.require_map(
+        root, "",
+        {"ptx", "kernel", "grid", "block", "shared_bytes", "seed", "buffers", "params", "outputs", "expect",
+         "reference", "budget", "call_stack_bytes", "symbols", "constants", "out_of_bounds"});
   }
   Launch launch;
   launch.path = path;
@@ -257,6 +259,14 @@ Launch load_launch(const std::filesystem::path& path) {
   }
   if (root["seed"]) launch.seed = r.unsigned_int(root["seed"], "seed");
   if (root["budget"]) launch.instruction_budget = r.unsigned_int(root["budget"], "budget");
+  if (const YAML::Node stack = root["call_stack_bytes"]) {
+    launch.call_stack_bytes = uint32_t(r.unsigned_int(stack, "call_stack_bytes", ptx::kMaxCallStackBytes));
+    if (launch.call_stack_bytes < ptx::kMinCallStackBytes || launch.call_stack_bytes % 16 != 0) {
+      r.fail(stack, "call_stack_bytes",
+             fmt::format("expected {}..{} bytes, a multiple of 16", ptx::kMinCallStackBytes,
+                         ptx::kMaxCallStackBytes));
+    }
+  }
   if (root["reference"]) launch.reference = r.string(root["reference"], "reference");
   if (const YAML::Node oob = root["out_of_bounds"]) {
     const std::string mode = r.string(oob, "out_of_bounds");
@@ -285,6 +295,9 @@ Launch load_launch(const std::filesystem::path& path) {
       const std::string name = kv.first.Scalar();
       if (name.empty() || has_buffer(launch, name))
         r.fail(kv.first, "buffers." + name, "duplicate or empty name");
+      if (launch.constants.count(name))
+        r.fail(kv.first, "buffers." + name,
+               fmt::format("'{}' is also a constant: a parameter \"{}\" would be ambiguous", name, name));
       launch.buffers.push_back(read_buffer(r, kv.first, kv.second, launch));
     }
   }

@@ -7,7 +7,10 @@
 
 #include "models/launch/buffers.hpp"
 #include "models/launch/device.hpp"
+#include "models/launch/loop_check.hpp"
+#include "models/launch/sequence_totals.hpp"
 #include "models/launch/stats_json.hpp"
+#include "models/ptx/call_link.hpp"
 #include "models/ptx/parser.hpp"
 #include "models/ptx/runner.hpp"
 
@@ -129,7 +132,10 @@ void SequenceSession::resolve_steps(const std::vector<Step>& steps) {
     switch (step.kind) {
       case Step::Kind::kernel: {
         auto& module = modules_[step.ptx.string()];
-        if (!module) module = std::make_unique<ptx::Module>(ptx::load_ptx_file(step.ptx.string()));
+        if (!module) {
+          module = std::make_unique<ptx::Module>(ptx::load_ptx_file(step.ptx.string()));
+          if (launch_.call_stack_bytes) ptx::set_call_stack_bytes(*module, launch_.call_stack_bytes);
+        }
         std::string error;
         const ptx::Function* kernel = module->find_entry(step.kernel, &error);
         if (!kernel) fail(step.line, "kernel: " + error);
@@ -283,6 +289,12 @@ std::unique_ptr<PlannedLaunch> SequenceSession::next() {
         frames_.pop_back();
         continue;
       }
+      if (const auto reason = until_never_changes(launch_, *owner)) {
+        const UntilSpec& u = owner->until;
+        fail(owner->line, fmt::format("loop: until {{buffer: {}, element: {}, {}: {}}} does not hold after "
+                                      "iteration {} and never will: {}",
+                                      u.name, u.element, cmp_name(u.cmp), u.value, f.iteration, *reason));
+      }
       if (++f.iteration >= owner->count) {
         const UntilSpec& u = owner->until;
         fail(owner->line,
@@ -411,27 +423,10 @@ SessionResult SequenceSession::run() {
 
 nlohmann::json sequence_stats_json(const SequenceSession& session, const SessionResult& result,
                                    const ptx::RunStats& totals) {
-  std::vector<std::string> kernels;
-  nlohmann::json per_branch = nlohmann::json::object();
-  for (const nlohmann::json& l : result.launches) {
-    const std::string k = l["kernel"].get<std::string>();
-    if (std::find(kernels.begin(), kernels.end(), k) == kernels.end()) kernels.push_back(k);
-    if (!l.contains("per_branch")) continue;
-    for (const auto& [pc, b] : l["per_branch"].items()) {
-      nlohmann::json& t = per_branch[k + ":" + pc];
-      if (t.is_null()) {
-        t = b;
-      } else {
-        t["executed"] = t["executed"].get<uint64_t>() + b["executed"].get<uint64_t>();
-        t["divergent"] = t["divergent"].get<uint64_t>() + b["divergent"].get<uint64_t>();
-      }
-    }
-  }
-  std::string kernel_list;
-  for (const std::string& k : kernels) kernel_list += (kernel_list.empty() ? "" : ", ") + k;
+  const SequenceBranchTotals branches = sum_launch_branches(result.launches);
   const double divergent_fraction =
       totals.branches ? double(totals.divergent_branches) / double(totals.branches) : 0.0;
-  nlohmann::json doc = {{"kernel", kernel_list},
+  nlohmann::json doc = {{"kernel", branches.kernel_list},
                         {"launch", std::filesystem::path(session.launch().path).filename().string()},
                         {"grid", nullptr},
                         {"block", nullptr},
@@ -442,7 +437,7 @@ nlohmann::json sequence_stats_json(const SequenceSession& session, const Session
                         {"branches", totals.branches},
                         {"divergent_branches", totals.divergent_branches},
                         {"divergent_fraction", divergent_fraction},
-                        {"per_branch", per_branch},
+                        {"per_branch", branches.per_branch},
                         {"barriers", totals.barriers},
                         {"max_stack_depth", totals.max_stack_depth},
                         {"ctas", totals.ctas},

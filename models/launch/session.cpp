@@ -13,6 +13,7 @@
 #include "models/launch/formats.hpp"
 #include "models/launch/outputs.hpp"
 #include "models/launch/sha256.hpp"
+#include "models/ptx/call_link.hpp"
 #include "models/ptx/cfg.hpp"
 #include "models/ptx/memory.hpp"
 #include "models/ptx/parser.hpp"
@@ -146,6 +147,7 @@ Session::Session(Launch launch, SessionOptions options) : launch_(std::move(laun
                                   launch_.path.string()));
   }
   module_ = std::make_unique<ptx::Module>(ptx::load_ptx_file(launch_.ptx.string()));
+  if (launch_.call_stack_bytes) ptx::set_call_stack_bytes(*module_, launch_.call_stack_bytes);
   std::string error;
   kernel_ = module_->find_entry(launch_.kernel, &error);
   if (!kernel_) {

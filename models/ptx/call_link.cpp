@@ -2,6 +2,7 @@
 #include "models/ptx/call_link.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 
@@ -190,6 +191,19 @@ void link_device_calls(Module& module) {
 uint32_t call_record_bytes(const LinkedCallee& callee) {
   // Registers, the frame region, and the PC of the call (8 bytes to keep records 8-byte aligned).
   return static_cast<uint32_t>(align_up(uint64_t(callee.reg_count) * 8 + callee.frame_bytes, 8) + 8);
+}
+
+void set_call_stack_bytes(Module& module, uint32_t bytes) {
+  if (bytes < kMinCallStackBytes || bytes > kMaxCallStackBytes || bytes % 16 != 0) {
+    throw std::invalid_argument("a call stack of " + std::to_string(bytes) + " bytes per thread: expected " +
+                                std::to_string(kMinCallStackBytes) + ".." +
+                                std::to_string(kMaxCallStackBytes) + ", a multiple of 16");
+  }
+  for (Function& fn : module.functions) {
+    if (!fn.is_entry || fn.call_stack_bytes == 0) continue;  // kernels without calls have no call stack
+    fn.call_stack_bytes = bytes;
+    fn.local_bytes = fn.call_stack_offset + bytes;
+  }
 }
 
 }  // namespace simtlm::ptx

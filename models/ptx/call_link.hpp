@@ -29,6 +29,12 @@ inline constexpr uint32_t kCallStackBytesPerThread = 4096;
 // return count that does not match the declaration, is refused when selected (Function::unsupported).
 void link_device_calls(Module& module);
 
+// The launch's per-thread call-stack size (cudaDeviceSetLimit(cudaLimitStackSize) on the host) for every
+// kernel of the module that calls .funcs: kMinCallStackBytes..kMaxCallStackBytes, a multiple of 16.
+inline constexpr uint32_t kMinCallStackBytes = 256;
+inline constexpr uint32_t kMaxCallStackBytes = 64 * 1024;
+void set_call_stack_bytes(Module& module, uint32_t bytes);
+
 // Bytes of the call record a call of `callee` pushes per thread.
 uint32_t call_record_bytes(const LinkedCallee& callee);
 

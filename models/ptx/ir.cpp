@@ -98,7 +98,24 @@ std::string template_base(const std::string& name) {
   return name;
 }
 
+// "demo::reduce6<float, 256u, true>" -> "reduce6<float, 256u, true>": kernels inside a namespace are
+// usually named without it, as host code inside the namespace calls them.
+std::string unqualified(const std::string& name) {
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i + 1 < name.size(); ++i) {
+    if (name[i] == '<') ++depth;
+    if (name[i] == '>') --depth;
+    if (depth == 0 && name[i] == ':' && name[i + 1] == ':') start = i + 2;
+  }
+  return name.substr(start);
+}
+
 }  // namespace
+
+std::string cuda_name(const std::string& ptx_name) {
+  return unmangled_name(ptx_name);
+}
 
 const Function* Module::find_entry(const std::string& name, std::string* error) const {
   auto it = function_index.find(name);
@@ -110,12 +127,15 @@ const Function* Module::find_entry(const std::string& name, std::string* error) 
     entries.push_back(&function);
     demangled.push_back(unmangled_name(function.name));
   }
-  // Tighter matches first: the demangled name as is, then loosely, then a template's base name.
+  // Tighter matches first: the demangled name as is, then loosely, then a template's base name, then both
+  // without the namespace.
   const std::string loose = loose_name(name);
   const std::function<bool(size_t)> rules[] = {
       [&](size_t i) { return demangled[i] == name; },
       [&](size_t i) { return loose_name(demangled[i]) == loose; },
       [&](size_t i) { return loose_name(template_base(demangled[i])) == loose; },
+      [&](size_t i) { return unqualified(loose_name(demangled[i])) == loose; },
+      [&](size_t i) { return unqualified(loose_name(template_base(demangled[i]))) == loose; },
   };
   for (const auto& rule : rules) {
     std::vector<size_t> matches;

@@ -415,6 +415,10 @@ struct SharedLayout {
 // The one place that sizes a CTA's shared memory: the functional runner and the timing model both use it.
 SharedLayout shared_layout(const Function& kernel, uint32_t dynamic_bytes);
 
+// The C++ name of a PTX function ("_Z5helloPii" -> "hello", "ns::k<int>"); the name itself when it is not
+// mangled.
+std::string cuda_name(const std::string& ptx_name);
+
 struct Module {
   std::string path;     // file it was loaded from (for messages)
   std::string version;  // "9.0"

@@ -10,6 +10,7 @@
 #include "models/launch/launch.hpp"
 #include "models/launch/sequence.hpp"
 #include "models/launch/stats_json.hpp"
+#include "testbenches/unit/launch_fixture.hpp"
 #include "workloads/reference/reference.hpp"
 #include "workloads/reference/sequence_params.hpp"
 
@@ -18,16 +19,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path fixture(const std::string& name) {
-  return fs::path(SIMTLM_SOURCE_DIR) / "testbenches/launch" / name;
-}
-
-template <class T>
-std::vector<T> as(const std::vector<uint8_t>& bytes) {
-  std::vector<T> out(bytes.size() / sizeof(T));
-  std::memcpy(out.data(), bytes.data(), bytes.size());
-  return out;
-}
+using test::as;
+using test::fixture;
 
 SessionResult run_sequence(const std::string& file) {
   SequenceSession session(load_launch(fixture(file)), {});
@@ -91,7 +84,7 @@ TEST(LaunchSequence, UninitialisedConstantWarnsOnceNamingSymbolAndKernel) {
   SequenceSession session(load_launch(fixture("seq_symbols.yaml")), {});
   const SessionResult r = session.run();
   ASSERT_EQ(r.warnings.size(), 1u);  // c_bias only: c_weights came from symbols:
-  EXPECT_NE(r.warnings[0].find("kernel _Z8add_biasPfPKfi reads __constant__ c_bias"), std::string::npos)
+  EXPECT_NE(r.warnings[0].find("kernel add_bias (_Z8add_biasPfPKfi) reads __constant__ c_bias"), std::string::npos)
       << r.warnings[0];
   // It never silently reads zeros: the warning is in the statistics document.
   nlohmann::json doc = sequence_stats_json(session, r, r.stats);
@@ -258,7 +251,7 @@ TEST(LaunchSequence, KernelFaultNamesTheLaunch) {
 TEST(LaunchSequence, UninitialisedConstantReadInACalledFunctionWarns) {
   const SessionResult r = run_sequence("const_call.yaml");
   ASSERT_EQ(r.warnings.size(), 1u);
-  EXPECT_NE(r.warnings[0].find("kernel _Z10apply_gainPfi reads __constant__ c_gain"), std::string::npos)
+  EXPECT_NE(r.warnings[0].find("kernel apply_gain (_Z10apply_gainPfi) reads __constant__ c_gain"), std::string::npos)
       << r.warnings[0];
 }
 
