@@ -66,6 +66,24 @@ int WarpScheduler::pick_round_robin(const std::vector<uint8_t>& ready, bool acti
   return kNone;
 }
 
+int WarpScheduler::swap_in_ready_pending(const std::vector<uint8_t>& ready) {
+  const auto waiting =
+      std::find_if(pending_.begin(), pending_.end(), [&](uint32_t slot) { return ready[slot]; });
+  if (waiting == pending_.end()) return kNone;
+  const uint32_t slot = *waiting;
+  pending_.erase(waiting);
+  // No active warp can issue (the caller found none), so any of them may leave; the lowest slot does.
+  for (uint32_t out = 0; out < active_.size() && active_count_ >= active_set_size_; ++out) {
+    if (!active_[out]) continue;
+    active_[out] = 0;
+    --active_count_;
+    pending_.push_back(out);
+  }
+  active_[slot] = 1;
+  ++active_count_;
+  return int(slot);
+}
+
 int WarpScheduler::pick(const std::vector<uint8_t>& ready) {
   int chosen = kNone;
   const bool sticky =
@@ -78,6 +96,7 @@ int WarpScheduler::pick(const std::vector<uint8_t>& ready) {
     }
   } else {
     chosen = pick_round_robin(ready, policy_ == SchedulerPolicy::two_level);
+    if (chosen == kNone && policy_ == SchedulerPolicy::two_level) chosen = swap_in_ready_pending(ready);
   }
   if (chosen != kNone) last_ = chosen;
   return chosen;

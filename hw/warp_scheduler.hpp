@@ -35,6 +35,9 @@ class WarpScheduler {
  private:
   int pick_round_robin(const std::vector<uint8_t>& ready, bool active_only) const;
   void refill_active_set();
+  // Two-level, when no active warp can issue: a ready warp outside the set takes the place of an active one.
+  // Without it, an active set full of warps waiting at a barrier starves the warps the barrier waits for.
+  int swap_in_ready_pending(const std::vector<uint8_t>& ready);
 
   SchedulerPolicy policy_;
   uint32_t active_set_size_;

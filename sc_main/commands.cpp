@@ -19,6 +19,7 @@
 #include "models/launch/session.hpp"
 #include "models/launch/sha256.hpp"
 #include "models/launch/stats_json.hpp"
+#include "sc_main/run_output.hpp"
 #include "workloads/reference/reference.hpp"
 
 namespace simtlm::cli {
@@ -48,14 +49,7 @@ void write_stats(const Session& session, const SessionResult& result, const fs::
   nlohmann::json doc = launch::stats_json(session.launch(), session.module(), session.kernel(), result.stats,
                                           result.wall_seconds);
   launch::add_diagnostics(doc, result, false, session.launch().path.string());
-  const std::string text = doc.dump(2) + "\n";
-  launch::write_file_atomic(dir / "stats.json", std::vector<uint8_t>(text.begin(), text.end()));
-}
-
-std::string check_status(const SessionResult& result) {
-  if (!result.ok()) return "MISMATCH";
-  if (!result.expect_checked && !result.reference_checked) return "n/a";
-  return "yes";
+  write_stats_file(dir, doc);
 }
 
 }  // namespace
@@ -94,14 +88,8 @@ int run_command(const RunArgs& args) {
   }
   if (launch::load_launch(args.launch).is_sequence()) return run_sequence_command(args);
   Session session(launch::load_launch(args.launch), run_session_options(args, false));
-  SessionResult result;
-  try {
-    result = session.run();
-  } catch (const ptx::KernelError& e) {
-    // The kernel's message names CTA, thread and PC; say which launch file it came from.
-    throw std::runtime_error(fmt::format("{}: {}", args.launch.string(), e.what()));
-  }
-  const fs::path dir = args.out.empty() ? fs::path("out") / args.launch.stem() : args.out;
+  const SessionResult result = run_naming_launch(args, session);
+  const fs::path dir = output_dir(args);
   launch::write_outputs(session.launch(), result.buffers, dir, {});
   write_stats(session, result, dir);
   if (!args.quiet) {
@@ -112,9 +100,7 @@ int run_command(const RunArgs& args) {
     fmt::print("  divergent branches  {} of {}\n  check               {}\n  outputs in          {}\n",
                s.divergent_branches, s.branches, check_status(result), dir.string());
   }
-  for (const std::string& failure : result.failures) {
-    fmt::print(stderr, "simtlm: error: {}: {}\n", args.launch.string(), failure);
-  }
+  print_failures(args, result);
   return result.ok() ? 0 : 1;
 }
 

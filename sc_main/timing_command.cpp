@@ -12,28 +12,14 @@
 #include "models/launch/session.hpp"
 #include "models/launch/stats_json.hpp"
 #include "sc_main/commands.hpp"
+#include "sc_main/run_output.hpp"
 
 namespace simtlm::cli {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-config::MachineConfig machine_config(const RunArgs& args) {
-  config::MachineConfig machine =
-      args.config.empty() ? config::MachineConfig() : config::MachineConfig::load(args.config);
-  for (const std::string& o : args.overrides) {
-    const size_t eq = o.find('=');
-    if (eq == std::string::npos || eq == 0) throw std::runtime_error("--set " + o + ": expected PATH=VALUE");
-    machine.set(o.substr(0, eq), o.substr(eq + 1), "--set");
-  }
-  return machine;
-}
-
-}  // namespace
-
 int run_timing_command(const RunArgs& args) {
-  const config::MachineConfig machine = machine_config(args);
+  const config::MachineConfig machine = run_machine_config(args);
   const launch::Session session(launch::load_launch(args.launch), run_session_options(args, false));
   const std::unique_ptr<launch::DeviceImage> image = session.prepare_device();
   std::ofstream trace;
@@ -73,7 +59,7 @@ int run_timing_command(const RunArgs& args) {
   result.out_of_bounds = image->memory.out_of_bounds_log();
   session.verify(result, *image);
 
-  const fs::path dir = args.out.empty() ? fs::path("out") / args.launch.stem() : args.out;
+  const fs::path dir = output_dir(args);
   launch::write_outputs(session.launch(), result.buffers, dir, {});
   nlohmann::json doc = launch::launch_json(session.launch(), session.kernel());
   doc["config"] =
@@ -86,8 +72,7 @@ int run_timing_command(const RunArgs& args) {
   doc["host"] = {{"wall_seconds", timing.wall_seconds},
                  {"thread_instructions_per_second", double(timing.thread_instructions) / wall},
                  {"cycles_per_second", double(timing.cycles) / wall}};
-  const std::string text = doc.dump(2) + "\n";
-  launch::write_file_atomic(dir / "stats.json", std::vector<uint8_t>(text.begin(), text.end()));
+  write_stats_file(dir, doc);
   if (!args.quiet) {
     const nlohmann::json& s = doc;
     fmt::print("{}: kernel {} on {} (timing)\n", args.launch.string(), session.kernel().name,
@@ -101,14 +86,9 @@ int run_timing_command(const RunArgs& args) {
         s["branches"].get<uint64_t>(), s["stack"]["pushes"].get<uint64_t>(),
         s["stack"]["max_depth"].get<uint64_t>(), s["stack"]["spills"].get<uint64_t>(),
         s["stack"]["fills"].get<uint64_t>());
-    const std::string check = !result.ok()                                          ? "MISMATCH"
-                              : (result.expect_checked || result.reference_checked) ? "yes"
-                                                                                    : "n/a";
-    fmt::print("  check               {}\n  outputs in          {}\n", check, dir.string());
+    fmt::print("  check               {}\n  outputs in          {}\n", check_status(result), dir.string());
   }
-  for (const std::string& failure : result.failures) {
-    fmt::print(stderr, "simtlm: error: {}: {}\n", args.launch.string(), failure);
-  }
+  print_failures(args, result);
   return result.ok() ? 0 : 1;
 }
 

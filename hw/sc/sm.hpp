@@ -245,6 +245,7 @@ class Sm : public sc_core::sc_module {
   void refuse_calls_under_compaction() const;
   bool is_device_call(uint32_t pc) const;
   std::string call_refusal(uint32_t pc) const;
+  // Shared, global and local accesses (sm_memory.cpp, with on_response, new_op and local_address).
   void memory(Warp& w, uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now);
   void exit_lanes(Warp& w, uint32_t slot, ptx::LaneMask lanes, uint32_t next_pc, uint64_t now);
   // Compaction (sm_compaction.cpp).
@@ -274,6 +275,7 @@ class Sm : public sc_core::sc_module {
   bool compaction_pays(const CtaOutcome& o);
   void finish_cta(Cta& cta, uint64_t now);
   void settle(Warp& w, uint32_t slot, uint64_t now);  // implicit exit past the last instruction
+  // Barriers (sm_barriers.cpp).
   bool arrive_at_barrier(Warp& w, uint32_t pc, const Issued& issued, uint64_t now);  // false: the run failed
   bool waits_at_barrier(const Cta& cta, const Warp& w) const;  // some CTA warp of its parts still waits
   void release_barrier_waiters(Cta& cta);

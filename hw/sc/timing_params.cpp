@@ -12,7 +12,7 @@ uint32_t u32(const config::MachineConfig& c, const std::string& path) {
 }
 
 void require(bool ok, const config::MachineConfig& c, const std::string& message) {
-  if (!ok) throw config::ConfigError(c.source() + ": " + message);
+  if (!ok) throw config::ConfigError(c.origin() + ": " + message);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "hw/sc/gpu.hpp"
+#include "models/launch/sequence_totals.hpp"
 
 namespace simtlm::hw {
 
@@ -155,8 +156,6 @@ nlohmann::json run_timing_sequence(launch::SequenceSession& session, const confi
   nlohmann::json doc = gpu->stats_json();
   nlohmann::json core;
   double utilization_weighted = 0;
-  nlohmann::json per_branch = nlohmann::json::object();
-  std::vector<std::string> kernels;
   for (const nlohmann::json& l : result.launches) {
     nlohmann::json part = l;
     for (const char* key : {"l1", "interconnect", "l2", "dram", "write_back", "per_branch", "step", "kernel",
@@ -165,17 +164,6 @@ nlohmann::json run_timing_sequence(launch::SequenceSession& session, const confi
     add_counts(core, part);
     utilization_weighted +=
         l["simd_utilization"].get<double>() * double(l["warp_instructions"].get<uint64_t>());
-    const std::string k = l["kernel"].get<std::string>();
-    if (std::find(kernels.begin(), kernels.end(), k) == kernels.end()) kernels.push_back(k);
-    for (const auto& [pc, b] : l["per_branch"].items()) {
-      nlohmann::json& t = per_branch[k + ":" + pc];
-      if (t.is_null()) {
-        t = b;
-      } else {
-        t["executed"] = t["executed"].get<uint64_t>() + b["executed"].get<uint64_t>();
-        t["divergent"] = t["divergent"].get<uint64_t>() + b["divergent"].get<uint64_t>();
-      }
-    }
   }
   for (const auto& [key, value] : core.items()) doc[key] = value;
   const uint64_t cycles = gpu->cycles();
@@ -193,12 +181,14 @@ nlohmann::json run_timing_sequence(launch::SequenceSession& session, const confi
   nlohmann::json& compaction = doc["compaction"];
   compaction["compaction_rate"] =
       ratio(compaction["compacted_paths"].get<uint64_t>(), compaction["paths"].get<uint64_t>());
-  doc["per_branch"] = per_branch;
-  std::string kernel_list;
-  for (const std::string& k : kernels) kernel_list += (kernel_list.empty() ? "" : ", ") + k;
-  nlohmann::json head = {{"kernel", kernel_list},   {"launch", session.launch().path.filename().string()},
-                         {"grid", nullptr},         {"block", nullptr},
-                         {"shared_bytes", nullptr}, {"launch_count", result.launches.size()}};
+  const launch::SequenceBranchTotals branches = launch::sum_launch_branches(result.launches);
+  doc["per_branch"] = branches.per_branch;
+  nlohmann::json head = {{"kernel", branches.kernel_list},
+                         {"launch", session.launch().path.filename().string()},
+                         {"grid", nullptr},
+                         {"block", nullptr},
+                         {"shared_bytes", nullptr},
+                         {"launch_count", result.launches.size()}};
   head.update(doc);
   head["launches"] = result.launches;
   head["host"] = {{"wall_seconds", wall},

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <set>
 #include <sstream>
 
 namespace simtlm::config {
@@ -71,9 +72,11 @@ std::string where(const std::string& file, const YAML::Node& node) {
 }
 
 void walk(MachineConfig& config, const std::string& file, const YAML::Node& map, const std::string& prefix) {
+  std::set<std::string> seen;  // a key given twice would silently override the first
   for (const auto& item : map) {
     const std::string key = item.first.as<std::string>();
     const std::string path = prefix.empty() ? key : prefix + "." + key;
+    if (!seen.insert(key).second) throw ConfigError(where(file, item.first) + ": " + path + ": given twice");
     const YAML::Node& value = item.second;
     if (find_spec(path)) {
       if (!value.IsScalar()) {
@@ -104,6 +107,11 @@ void MachineConfig::set(const std::string& path, const std::string& value, const
     throw ConfigError(at + ": " + path + ": expected " + range_text(*spec) + ", got '" + value + "'");
   }
   values_[path] = canonical;
+  if (!loading_) overrides_ += (overrides_.empty() ? "" : ", ") + at + " " + path + "=" + value;
+}
+
+std::string MachineConfig::origin() const {
+  return overrides_.empty() ? source_ : source_ + " with " + overrides_;
 }
 
 MachineConfig MachineConfig::load(const std::filesystem::path& path) {
@@ -119,7 +127,9 @@ MachineConfig MachineConfig::load(const std::filesystem::path& path) {
   if (!root.IsMap()) throw ConfigError(file + ": a machine configuration is a map of sections");
   MachineConfig config;
   config.source_ = file;
+  config.loading_ = true;
   walk(config, file, root, "");
+  config.loading_ = false;
   if (config.u("l1.sector_bytes") > config.u("l1.line_bytes")) {
     throw ConfigError(file + ": l1.sector_bytes: larger than l1.line_bytes");
   }

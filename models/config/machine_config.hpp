@@ -40,6 +40,9 @@ class MachineConfig {
   const std::string& str(const std::string& path) const;  // choices
   bool flag(const std::string& path) const;
   const std::string& source() const { return source_; }  // file it came from, or "defaults"
+  // For errors about combinations of parameters: the source and the overrides applied after it
+  // ("configs/default.yaml with --set l2.banks=3"), so a bad --set is not blamed on the file.
+  std::string origin() const;
 
   // Sets one parameter from YAML text, validated as in a file (for command-line overrides and tests).
   void set(const std::string& path, const std::string& value, const std::string& where = "override");
@@ -47,6 +50,8 @@ class MachineConfig {
  private:
   std::map<std::string, std::string> values_;  // validated text of each parameter
   std::string source_ = "defaults";
+  std::string overrides_;  // "--set l2.banks=3, ..." after the file was read
+  bool loading_ = false;
 };
 
 // The parameter reference as a markdown table, generated from schema().

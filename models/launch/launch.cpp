@@ -275,6 +275,7 @@ Launch load_launch(const std::filesystem::path& path) {
   }
   if (const YAML::Node constants = root["constants"]) {
     if (!constants.IsMap()) r.fail(constants, "constants", "expected a map from names to integers");
+    r.reject_duplicate_keys(constants, "constants");
     for (const auto& kv : constants) {
       const std::string name = kv.first.Scalar();
       const std::string key = "constants." + name;

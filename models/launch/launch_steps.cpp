@@ -24,6 +24,30 @@ std::array<std::string, 3> read_geometry(const Reader& r, const YAML::Node& n, c
   return v;
 }
 
+// A literal, or an expression of the file's constants (host code's `for (t = 0; t < rows - 1; t += steps)` is
+// `repeat: "(rows - 1 + steps - 1) / steps"`); it may not depend on an outer loop's i.
+uint64_t read_repeat_count(const Reader& r, const YAML::Node& n, const std::string& path,
+                           const Launch& launch) {
+  constexpr uint64_t kMax = uint64_t(1) << 40;
+  uint64_t literal = 0;
+  if (n.IsScalar() && YAML::convert<uint64_t>::decode(n, literal) && !n.Scalar().starts_with("-"))
+    return r.unsigned_int(n, path, kMax);
+  if (!n.IsScalar()) r.fail(n, path, "expected an unsigned integer or an expression of constants");
+  int64_t count = 0, at_one = 0;
+  try {
+    count = evaluate_expression(n.Scalar(), 0, launch.constants, "");
+    at_one = evaluate_expression(n.Scalar(), 1, launch.constants, "");
+  } catch (const LaunchError& e) {
+    r.fail(n, path, std::string(e.what()).substr(2));
+  }
+  if (at_one != count)
+    r.fail(n, path,
+           fmt::format("'{}' depends on i: a repeat count is fixed before its loop runs", n.Scalar()));
+  if (count < 0 || uint64_t(count) > kMax)
+    r.fail(n, path, fmt::format("'{}' = {} is outside [0, {}]", n.Scalar(), count, kMax));
+  return uint64_t(count);
+}
+
 Step read_kernel_step(const Reader& r, const YAML::Node& n, const std::string& path, const Launch& launch) {
   r.require_map(n, path, {"kernel", "ptx", "grid", "block", "shared_bytes", "params"});
   Step step;
@@ -126,7 +150,7 @@ Step read_step(const Reader& r, const YAML::Node& n, const std::string& path, co
     Step step;
     step.kind = Step::Kind::repeat;
     step.line = Reader::line_of(n);
-    step.count = r.unsigned_int(n["repeat"], path + ".repeat", uint64_t(1) << 40);
+    step.count = read_repeat_count(r, n["repeat"], path + ".repeat", launch);
     step.steps = read_steps(r, r.required(n, path, "steps"), path + ".steps", launch);
     return step;
   }

@@ -11,6 +11,7 @@
 #include "models/launch/sequence_totals.hpp"
 #include "models/launch/stats_json.hpp"
 #include "models/ptx/call_link.hpp"
+#include "models/ptx/kernel_layout.hpp"
 #include "models/ptx/parser.hpp"
 #include "models/ptx/runner.hpp"
 
@@ -363,6 +364,10 @@ std::unique_ptr<PlannedLaunch> SequenceSession::plan(const Step& step, int64_t i
   if (c.block.count() > 1024) {
     throw LaunchError(
         fmt::format("{}: {} threads per block (i = {}) exceed the limit of 1024", where, c.block.count(), i));
+  }
+  if (const std::string bad = ptx::launch_bounds_violation(*r.kernel, c.block.x, c.block.y, c.block.z);
+      !bad.empty()) {
+    throw LaunchError(fmt::format("{}: {} (i = {})", where, bad, i));
   }
   c.dynamic_shared_bytes = value(step.shared_bytes, "shared_bytes", 0, 1 << 20);
   c.global = memory_.get();

@@ -15,6 +15,7 @@
 #include "models/launch/sha256.hpp"
 #include "models/ptx/call_link.hpp"
 #include "models/ptx/cfg.hpp"
+#include "models/ptx/kernel_layout.hpp"
 #include "models/ptx/memory.hpp"
 #include "models/ptx/parser.hpp"
 
@@ -154,6 +155,11 @@ Session::Session(Launch launch, SessionOptions options) : launch_(std::move(laun
     fail_at_key("kernel", error.empty()
                               ? fmt::format("no entry '{}' in {}", launch_.kernel, launch_.ptx.string())
                               : error);
+  }
+  if (const std::string bad =
+          ptx::launch_bounds_violation(*kernel_, launch_.block.x, launch_.block.y, launch_.block.z);
+      !bad.empty()) {
+    fail_at_key("block", bad);
   }
   launch_ = with_symbol_views(launch_, *module_);
   validate_params(

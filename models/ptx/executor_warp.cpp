@@ -41,6 +41,18 @@ LaneMask group_of(const Ctx& c, const uint64_t* member, unsigned lane) {
   return uint32_t(member[lane]) & c.active;
 }
 
+// shfl and match compute every lane's results before writing any, because a destination may also be a source.
+// The predicate destination is optional.
+void write_value_and_predicate(Ctx& c, const uint32_t* value, const bool* predicate) {
+  uint64_t* out = reg_row(c.warp, c.in.dst[0].reg);
+  uint64_t* outp =
+      (c.in.ndst > 1 && c.in.dst[1].kind == OperandKind::reg) ? reg_row(c.warp, c.in.dst[1].reg) : nullptr;
+  for_lanes(c.active, [&](unsigned lane) {
+    out[lane] = value[lane];
+    if (outp) outp[lane] = predicate[lane];
+  });
+}
+
 }  // namespace
 
 void exec_vote(Ctx& c) {
@@ -125,13 +137,7 @@ void exec_shfl(Ctx& c) {
     d[lane] = uint32_t(a[j]);
     p[lane] = in_range;
   });
-  uint64_t* out = reg_row(c.warp, in.dst[0].reg);
-  uint64_t* outp =
-      (in.ndst > 1 && in.dst[1].kind == OperandKind::reg) ? reg_row(c.warp, in.dst[1].reg) : nullptr;
-  for_lanes(c.active, [&](unsigned lane) {
-    out[lane] = d[lane];
-    if (outp) outp[lane] = p[lane];
-  });
+  write_value_and_predicate(c, d, p);
 }
 
 // match.any: the members holding the lane's value. match.all: every member when all hold one value (p = 1),
@@ -159,13 +165,7 @@ void exec_match(Ctx& c) {
       d[lane] = p[lane] ? group : 0;
     }
   });
-  uint64_t* out = reg_row(c.warp, in.dst[0].reg);
-  uint64_t* outp =
-      (in.ndst > 1 && in.dst[1].kind == OperandKind::reg) ? reg_row(c.warp, in.dst[1].reg) : nullptr;
-  for_lanes(c.active, [&](unsigned lane) {
-    out[lane] = d[lane];
-    if (outp) outp[lane] = p[lane];
-  });
+  write_value_and_predicate(c, d, p);
 }
 
 void exec_redux(Ctx& c) {

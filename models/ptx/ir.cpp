@@ -49,18 +49,28 @@ std::string unmangled_name(const std::string& mangled) {
   std::unique_ptr<char, decltype(&std::free)> demangled(
       abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), &std::free);
   if (status != 0 || !demangled) return mangled;
-  std::string full = demangled.get();
-  std::string name = full.substr(0, full.find('('));
-  // Function template instances demangle with their return type first ("void ns::k<int>(int*)"): drop
-  // everything up to the last space outside template arguments.
+  const std::string full = demangled.get();
+  // "(anonymous namespace)::k(float*)": that parenthesis and space belong to the name, not to the
+  // parameter list or a return type.
+  static const std::string kAnonymous = "(anonymous namespace)";
   int depth = 0;
-  size_t name_start = 0;
-  for (size_t i = 0; i < name.size(); ++i) {
-    if (name[i] == '<') ++depth;
-    if (name[i] == '>') --depth;
-    if (name[i] == ' ' && depth == 0) name_start = i + 1;
+  size_t name_start = 0, name_end = full.size();
+  for (size_t i = 0; i < full.size(); ++i) {
+    if (full.compare(i, kAnonymous.size(), kAnonymous) == 0) {
+      i += kAnonymous.size() - 1;
+      continue;
+    }
+    if (full[i] == '<') ++depth;
+    if (full[i] == '>') --depth;
+    if (depth != 0) continue;
+    if (full[i] == '(') {
+      name_end = i;
+      break;
+    }
+    // Function template instances demangle with their return type first ("void ns::k<int>(int*)").
+    if (full[i] == ' ') name_start = i + 1;
   }
-  return name.substr(name_start);
+  return full.substr(name_start, name_end - name_start);
 }
 
 }  // namespace
@@ -98,17 +108,17 @@ std::string template_base(const std::string& name) {
   return name;
 }
 
-// "demo::reduce6<float, 256u, true>" -> "reduce6<float, 256u, true>": kernels inside a namespace are
-// usually named without it, as host code inside the namespace calls them.
-std::string unqualified(const std::string& name) {
-  int depth = 0;
-  size_t start = 0;
-  for (size_t i = 0; i + 1 < name.size(); ++i) {
-    if (name[i] == '<') ++depth;
-    if (name[i] == '>') --depth;
-    if (depth == 0 && name[i] == ':' && name[i + 1] == ':') start = i + 2;
-  }
-  return name.substr(start);
+// True when `name` is `full` without some of its leading namespaces: "reduce6<float, 256u, true>" and
+// "inner::deep<4>" name "demo::reduce6<float, 256u, true>" and "outer::inner::deep<4>", as host code inside
+// those namespaces calls them.
+bool names_in_scope(const std::string& full, const std::string& name) {
+  if (full.size() < name.size() + 2 || full.compare(full.size() - name.size(), name.size(), name) != 0)
+    return false;
+  const size_t cut = full.size() - name.size();
+  if (full.compare(cut - 2, 2, "::") != 0) return false;
+  int depth = 0;  // the "::" must not be inside template arguments
+  for (size_t i = 0; i < cut; ++i) depth += full[i] == '<' ? 1 : full[i] == '>' ? -1 : 0;
+  return depth == 0;
 }
 
 }  // namespace
@@ -134,8 +144,8 @@ const Function* Module::find_entry(const std::string& name, std::string* error) 
       [&](size_t i) { return demangled[i] == name; },
       [&](size_t i) { return loose_name(demangled[i]) == loose; },
       [&](size_t i) { return loose_name(template_base(demangled[i])) == loose; },
-      [&](size_t i) { return unqualified(loose_name(demangled[i])) == loose; },
-      [&](size_t i) { return unqualified(loose_name(template_base(demangled[i]))) == loose; },
+      [&](size_t i) { return names_in_scope(loose_name(demangled[i]), loose); },
+      [&](size_t i) { return names_in_scope(loose_name(template_base(demangled[i])), loose); },
   };
   for (const auto& rule : rules) {
     std::vector<size_t> matches;

@@ -403,6 +403,10 @@ struct Function {
   uint32_t call_stack_offset = 0;            // entries with calls: the per-thread call stack in the
   uint32_t call_stack_bytes = 0;             // local frame, and the hidden register holding the bytes
   uint32_t call_stack_pointer = kNoReg;      // in use per lane
+  // __launch_bounds__ / __cluster_dims__ hints that constrain a launch: .maxntid and .reqntid (x, y, z;
+  // all 0 when the kernel declares none).
+  uint32_t max_threads[3] = {0, 0, 0};
+  uint32_t required_threads[3] = {0, 0, 0};
 };
 
 // A kernel's shared memory per CTA (defined in kernel_layout.cpp).

@@ -115,4 +115,20 @@ void require_supported(const Module& module, const Function& kernel) {
                  kernel.unsupported_text);
 }
 
+std::string launch_bounds_violation(const Function& kernel, uint32_t x, uint32_t y, uint32_t z) {
+  const uint64_t threads = uint64_t(x) * y * z;
+  const uint32_t* max = kernel.max_threads;
+  const uint32_t* req = kernel.required_threads;
+  if (max[0] && threads > uint64_t(max[0]) * max[1] * max[2]) {
+    return std::to_string(threads) + " threads per block exceed the kernel's __launch_bounds__ (.maxntid " +
+           std::to_string(max[0]) + ", " + std::to_string(max[1]) + ", " + std::to_string(max[2]) + ")";
+  }
+  if (req[0] && (x != req[0] || y != req[1] || z != req[2])) {
+    return "a block of (" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) +
+           ") differs from the kernel's required block (.reqntid " + std::to_string(req[0]) + ", " +
+           std::to_string(req[1]) + ", " + std::to_string(req[2]) + ")";
+  }
+  return "";
+}
+
 }  // namespace simtlm::ptx

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "models/ptx/ir.hpp"
@@ -16,6 +17,10 @@ std::vector<uint32_t> reachable_functions(const Module& module, uint32_t root);
 // Fills Function::callees from the calls' Instr::callee, lays out each entry's shared memory over the
 // variables it reaches, and marks entries that reach an unsupported function. The parser calls it last.
 void lay_out_kernels(Module& module);
+
+// Why a block of x*y*z threads cannot launch `kernel` under its .maxntid / .reqntid (CUDA refuses such a
+// launch); empty when it can.
+std::string launch_bounds_violation(const Function& kernel, uint32_t x, uint32_t y, uint32_t z);
 
 // Throws PtxError with the original file:line, message and source text of the first unsupported construct
 // the kernel reaches, naming the kernel. Selecting a kernel goes through here (the Executor's constructor).

@@ -17,9 +17,11 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstring>
 #include <string>
 
 #include "models/ptx/cta_barriers.hpp"
+#include "models/ptx/livelock.hpp"
 #include "models/ptx/simt_stack.hpp"
 
 namespace simtlm::ptx {
@@ -112,19 +114,25 @@ class GridRunner {
     }
     ++stats_.ctas;
     stats_.warps += warps_.size();
+    livelock_.reset();
     while (done_warps_ < warps_.size()) {
-      bool ran = false;
+      bool ran = false, all_yielded = true;
       for (Warp& w : warps_) {
         if (w.state != WarpState::ready) continue;
-        run_warp(w);
+        all_yielded = run_warp(w) && all_yielded;
         ran = true;
       }
       if (!ran) throw KernelError(deadlock_message());
+      if (!all_yielded) {
+        livelock_.reset();
+      } else if (livelock_.yielding_round_repeats(cta_state())) {
+        throw KernelError(livelock_message());
+      }
     }
   }
 
-  // Runs w until it waits at a barrier, has no lanes left, or yields at a backward branch.
-  void run_warp(Warp& w) {
+  // Runs w until it waits at a barrier, has no lanes left, or yields at a backward branch (returns true).
+  bool run_warp(Warp& w) {
     SimtStack& stack = w.stack;
     const auto code_size = static_cast<uint32_t>(code_.size());
     uint64_t ran = 0;
@@ -138,6 +146,8 @@ class GridRunner {
       w.ctx.clock = stats_.warp_instructions;
       const WarpStep step = executor_.execute(w.ctx, pc, mask);
       if (options_.observer) options_.observer(w.ctx, pc, mask, step);
+      if (livelock_.logging() && step.kind == StepKind::memory && (step.mem.is_store || step.mem.is_atomic))
+        log_global_writes(step);
       ++stats_.warp_instructions;
       stats_.thread_instructions += lane_count(mask);
       if (stats_.thread_instructions > options_.instruction_budget) throw KernelError(budget_message(w, pc));
@@ -146,7 +156,7 @@ class GridRunner {
           branch(w, pc, mask, step);
           if (!stack.empty() && stack.top().pc <= pc) {
             w.loop_pc = pc;
-            if (ran >= options_.warp_quantum) return;  // yields; stays ready
+            if (ran >= options_.warp_quantum) return true;  // yields; stays ready
           }
           break;
         case StepKind::exit:
@@ -158,7 +168,7 @@ class GridRunner {
           break;
         case StepKind::barrier:
           stack.top().pc = pc + 1;
-          if (arrive(w, pc, step)) return;
+          if (arrive(w, pc, step)) return false;
           break;
         default:
           if (call_entry_[pc] != kNoTarget) {
@@ -173,6 +183,45 @@ class GridRunner {
     }
     w.state = WarpState::done;
     ++done_warps_;
+    return false;
+  }
+
+  // The global bytes a store or atomic left, for LivelockWatch (shared and local memory are in cta_state()).
+  void log_global_writes(const WarpStep& step) {
+    if (step.mem.space != Space::global && step.mem.space != Space::generic) return;
+    uint8_t bytes[64];
+    const unsigned count = std::min<unsigned>(step.mem.bytes, sizeof bytes);
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+      if (!(step.active >> lane & 1)) continue;
+      const uint64_t addr = step.mem.addr[lane];
+      if (!launch_.global->find(addr, count)) continue;  // dropped (out_of_bounds: warn) or not global
+      launch_.global->read(addr, bytes, count);
+      livelock_.log_write(addr, bytes, count);
+    }
+  }
+
+  // Everything the next round of the CTA depends on besides global memory.
+  std::vector<uint64_t> cta_state() const {
+    std::vector<uint64_t> state;
+    for (const Warp& w : warps_) {
+      state.push_back(uint64_t(w.state));
+      for (const SimtEntry& e : w.stack.entries())
+        state.push_back(uint64_t(e.pc) << 32 ^ e.reconvergence_pc ^ uint64_t(e.mask) << 16);
+      state.push_back(w.stack.depth());
+      state.insert(state.end(), w.ctx.regs.begin(), w.ctx.regs.end());
+      for (size_t k = 0; k < w.ctx.local.size(); k += 8) {
+        uint64_t word = 0;
+        std::memcpy(&word, w.ctx.local.data() + k, std::min<size_t>(8, w.ctx.local.size() - k));
+        state.push_back(word);
+      }
+    }
+    for (uint32_t id = 0; id < CtaBarriers::kIds; ++id) state.push_back(barriers_.arrived(id));
+    for (size_t k = 0; k < cta_.shared.size(); k += 8) {
+      uint64_t word = 0;
+      std::memcpy(&word, cta_.shared.data() + k, std::min<size_t>(8, cta_.shared.size() - k));
+      state.push_back(word);
+    }
+    return state;
   }
 
   void branch(Warp& w, uint32_t pc, LaneMask mask, const WarpStep& step) {
@@ -238,25 +287,37 @@ class GridRunner {
 
   // Says what every warp of the CTA was doing: a livelock shows as warps spinning in a loop while the others
   // wait at a barrier, have finished, or spin too.
+  // What warp x is doing; `running` (at pc): the warp that was executing when the run stopped.
+  std::string activity(const Warp& x, bool running, uint32_t pc) const {
+    std::string a = " warp " + std::to_string(x.ctx.warp_in_cta);
+    const uint32_t i = x.ctx.warp_in_cta;
+    if (x.state == WarpState::done || x.stack.empty()) return a + " had finished";
+    if (x.state == WarpState::waiting)
+      return a + " waiting at barrier " + std::to_string(barriers_.wait_barrier(i)) + " at " +
+             pc_name(barriers_.wait_pc(i));
+    const std::string too = running ? "" : " too";
+    if (x.loop_pc != kNoTarget) return a + " spinning" + too + " in the loop closed at " + pc_name(x.loop_pc);
+    return a + (running ? " running" : " ready") + " at " + pc_name(running ? pc : x.stack.top().pc);
+  }
+
   std::string budget_message(const Warp& w, uint32_t pc) const {
     std::string s = "instruction budget of " + std::to_string(options_.instruction_budget) +
                     " thread instructions exceeded in " + location(w, pc) + ":";
-    auto activity = [&](const Warp& x, bool running) {
-      std::string a = " warp " + std::to_string(x.ctx.warp_in_cta);
-      const uint32_t i = x.ctx.warp_in_cta;
-      if (x.state == WarpState::done || x.stack.empty()) return a + " had finished";
-      if (x.state == WarpState::waiting)
-        return a + " waiting at barrier " + std::to_string(barriers_.wait_barrier(i)) + " at " +
-               pc_name(barriers_.wait_pc(i));
-      const std::string too = running ? "" : " too";
-      if (x.loop_pc != kNoTarget)
-        return a + " spinning" + too + " in the loop closed at " + pc_name(x.loop_pc);
-      return a + (running ? " running" : " ready") + " at " + pc_name(running ? pc : x.stack.top().pc);
-    };
-    s += activity(w, true) + ";";
+    s += activity(w, true, pc) + ";";
     for (const Warp& other : warps_) {
-      if (&other != &w) s += activity(other, false) + ";";
+      if (&other != &w) s += activity(other, false, pc) + ";";
     }
+    s.pop_back();
+    return s;
+  }
+
+  std::string livelock_message() const {
+    std::string s =
+        "livelock in " + cta_name() +
+        ": a scheduling round left every register, stack, shared and global value as the round "
+        "before, so the CTA can never finish (a lock held by a lane of the warp that spins on it "
+        "needs sm_70's independent thread scheduling, which a reconvergence stack does not give):";
+    for (const Warp& w : warps_) s += activity(w, true, w.stack.empty() ? 0 : w.stack.top().pc) + ";";
     s.pop_back();
     return s;
   }
@@ -315,6 +376,7 @@ class GridRunner {
   CtaContext cta_;
   std::vector<Warp> warps_;
   CtaBarriers barriers_;
+  LivelockWatch livelock_;
   size_t done_warps_ = 0;
 };
 

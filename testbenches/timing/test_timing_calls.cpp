@@ -3,42 +3,13 @@
 // error, and the refusal under thread block compaction.
 #include <cstring>
 
+#include "testbenches/ptx/device_calls_host.hpp"
 #include "testbenches/timing/timing_fixture.hpp"
 
 using namespace simtlm;
 using namespace simtlm::timing_test;
 
 namespace {
-
-struct Window {
-  int values[4];
-  int count;
-  float scale;
-};
-
-int host_fib(int n) {
-  return n < 2 ? n : host_fib(n - 1) + host_fib(n - 2);
-}
-
-float host_window_score(const Window& w, int bias) {
-  float score = 0.0f;
-  if (w.count > 2) {
-    for (int i = 0; i < w.count && i < 4; ++i) score += w.scale * float(w.values[i]);
-  } else {
-    score = float(w.values[0] - bias) * 0.5f;
-  }
-  return score;
-}
-
-int host_tree_depth(int node) {
-  return node == 0 ? 0 : 1 + host_tree_depth((node - 1) / 2);
-}
-
-int host_powers_sum(int t) {
-  int sum = 0, v = 1;
-  for (int i = 0; i < t % 6 + 1; ++i, v *= t % 4 + 2) sum += v;
-  return sum;
-}
 
 template <class T>
 std::string sha_of(const std::vector<T>& v) {
@@ -49,24 +20,12 @@ std::string sha_of(const std::vector<T>& v) {
 
 // sha256 of each output buffer of testbenches/timing/device_calls_*.yaml computed on the host.
 std::map<std::string, std::string> expected_hashes() {
-  std::vector<int32_t> fib, squares, depth, powers;
-  std::vector<float> score;
-  for (int t = 0; t < 128; ++t) {
-    fib.push_back(host_fib((t * 7) % 13));
-    Window w{};
-    for (int i = 0; i < 4; ++i) w.values[i] = t * (i + 1) - 3;
-    w.count = t % 6;
-    w.scale = 0.25f * float(t % 3 + 1);
-    score.push_back(host_window_score(w, t % 4));
-    squares.push_back(t * t + (t - 5) * (t - 5));
-    depth.push_back(host_tree_depth(t * 3));
-    powers.push_back(host_powers_sum(t));
-  }
-  return {{"fib", sha_of(fib)},
-          {"score", sha_of(score)},
-          {"squares", sha_of(squares)},
-          {"depth", sha_of(depth)},
-          {"powers", sha_of(powers)}};
+  const test::DeviceCallsOutputs expected = test::device_calls_expected(128);
+  return {{"fib", sha_of(expected.fib)},
+          {"score", sha_of(expected.score)},
+          {"squares", sha_of(expected.squares)},
+          {"depth", sha_of(expected.depth)},
+          {"powers", sha_of(expected.powers)}};
 }
 
 void expect_host_outputs(const std::string& yaml, const std::string& config) {

@@ -1,5 +1,5 @@
 // Runs one kernel of a PTX module in functional mode on buffers the test fills and reads back, without a
-// launch file. For the front-end tests on kernels under testbenches/ptx/.
+// launch file. For the front-end tests on kernels under testbenches/ptx/; ptx_file_launch.hpp builds on it.
 #pragma once
 
 #include <cstring>
@@ -36,10 +36,10 @@ class KernelRun {
   KernelRun(const KernelRun&) = delete;
   KernelRun& operator=(const KernelRun&) = delete;
 
-  // Allocates a buffer holding `values` and returns its address.
+  // Allocates a buffer holding `values` and returns its address; `name` is what out-of-bounds errors call it.
   template <class T>
-  uint64_t buffer(const std::vector<T>& values) {
-    const uint64_t addr = global_.allocate(std::max<size_t>(values.size() * sizeof(T), 1), 256, "buffer");
+  uint64_t buffer(const std::vector<T>& values, const std::string& name = "buffer") {
+    const uint64_t addr = global_.allocate(std::max<size_t>(values.size() * sizeof(T), 1), 256, name);
     if (!values.empty()) global_.write(addr, values.data(), values.size() * sizeof(T));
     return addr;
   }
@@ -48,15 +48,15 @@ class KernelRun {
     const Param& p = launch_.kernel->params.at(index);
     std::memcpy(launch_.param_buffer.data() + p.offset, &value, std::min<size_t>(p.size, sizeof value));
   }
-  RunStats run() {
+  RunStats run(RunOptions options = {}) {
     Cfg cfg(*launch_.kernel);
-    FunctionalRunner runner(launch_, cfg, RunOptions{});
+    FunctionalRunner runner(launch_, cfg, options);
     return runner.run();
   }
   // The message of the KernelError or PtxError the run ends with ("" when it succeeds).
-  std::string error() {
+  std::string error(RunOptions options = {}) {
     try {
-      run();
+      run(options);
     } catch (const std::exception& e) {
       return e.what();
     }
@@ -69,6 +69,8 @@ class KernelRun {
     return values;
   }
   const Function& kernel() const { return *launch_.kernel; }
+  GlobalMemory& global() { return global_; }
+  const GlobalMemory& global() const { return global_; }
 
  private:
   const Module& module_;

@@ -4,42 +4,14 @@
 #include <gtest/gtest.h>
 
 #include "models/ptx/call_link.hpp"
+#include "testbenches/ptx/device_calls_host.hpp"
 #include "testbenches/unit/ptx_file_launch.hpp"
 
 namespace simtlm::ptx {
 namespace {
 
+using simtlm::test::host_fib;
 using test::PtxFileLaunch;
-
-struct Window {
-  int values[4];
-  int count;
-  float scale;
-};
-
-int host_fib(int n) {
-  return n < 2 ? n : host_fib(n - 1) + host_fib(n - 2);
-}
-
-float host_window_score(const Window& w, int bias) {
-  float score = 0.0f;
-  if (w.count > 2) {
-    for (int i = 0; i < w.count && i < 4; ++i) score += w.scale * float(w.values[i]);
-  } else {
-    score = float(w.values[0] - bias) * 0.5f;
-  }
-  return score;
-}
-
-int host_tree_depth(int node) {
-  return node == 0 ? 0 : 1 + host_tree_depth((node - 1) / 2);
-}
-
-int host_powers_sum(int t) {
-  int sum = 0, v = 1;
-  for (int i = 0; i < t % 6 + 1; ++i, v *= t % 4 + 2) sum += v;
-  return sum;
-}
 
 constexpr uint32_t kThreads = 128;  // two CTAs of two warps
 
@@ -53,16 +25,13 @@ void expect_device_calls_outputs(const std::string& ptx) {
   const auto squares = l.read<int32_t>(2);
   const auto depth = l.read<int32_t>(3);
   const auto powers = l.read<int32_t>(4);
-  for (int t = 0; t < int(kThreads); ++t) {
-    EXPECT_EQ(fib[t], host_fib((t * 7) % 13)) << t;
-    Window w{};
-    for (int i = 0; i < 4; ++i) w.values[i] = t * (i + 1) - 3;
-    w.count = t % 6;
-    w.scale = 0.25f * float(t % 3 + 1);
-    EXPECT_EQ(score[t], host_window_score(w, t % 4)) << t;  // exact: same IEEE operations in order
-    EXPECT_EQ(squares[t], t * t + (t - 5) * (t - 5)) << t;
-    EXPECT_EQ(depth[t], host_tree_depth(t * 3)) << t;
-    EXPECT_EQ(powers[t], host_powers_sum(t)) << t;
+  const simtlm::test::DeviceCallsOutputs expected = simtlm::test::device_calls_expected(int(kThreads));
+  for (size_t t = 0; t < kThreads; ++t) {
+    EXPECT_EQ(fib[t], expected.fib[t]) << t;
+    EXPECT_EQ(score[t], expected.score[t]) << t;  // exact: same IEEE operations in order
+    EXPECT_EQ(squares[t], expected.squares[t]) << t;
+    EXPECT_EQ(depth[t], expected.depth[t]) << t;
+    EXPECT_EQ(powers[t], expected.powers[t]) << t;
   }
   EXPECT_EQ(stats.ctas, 2u);
   EXPECT_EQ(stats.warps, 4u);

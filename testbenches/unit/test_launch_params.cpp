@@ -11,22 +11,13 @@
 #include "models/launch/sequence.hpp"
 #include "models/launch/session.hpp"
 #include "models/ptx/parser.hpp"
+#include "testbenches/unit/launch_fixture.hpp"
 
 namespace simtlm::launch {
 namespace {
 
-namespace fs = std::filesystem;
-
-fs::path fixture(const std::string& name) {
-  return fs::path(SIMTLM_SOURCE_DIR) / "testbenches/launch" / name;
-}
-
-template <class T>
-std::vector<T> as(const std::vector<uint8_t>& bytes) {
-  std::vector<T> out(bytes.size() / sizeof(T));
-  std::memcpy(out.data(), bytes.data(), bytes.size());
-  return out;
-}
+using test::as;
+using test::fixture;
 
 TEST(LaunchParams, StructFieldsAndRawBytes) {
   SequenceSession session(load_launch(fixture("params_struct.yaml")), {});

@@ -58,6 +58,20 @@ TEST(WarpScheduler, TwoLevelSwapsStalledWarpsOutOfTheActiveSet) {
   EXPECT_EQ(s.pick(kAll4), 3);
 }
 
+// The active set full of warps that cannot issue (waiting at a barrier) must not starve a ready warp outside
+// it: hotspot-like CTAs of 8 warps stopped the timing model's watchdog under two_level before.
+TEST(WarpScheduler, TwoLevelSwapsInAReadyWarpWhenNoActiveWarpCanIssue) {
+  auto s = with_warps(SchedulerPolicy::two_level, 4, 2);
+  EXPECT_EQ(s.pick({0, 0, 0, 1}), 3);  // 3 takes slot 0's place (pending FIFO: 2, 0)
+  EXPECT_TRUE(s.in_active_set(3));
+  EXPECT_FALSE(s.in_active_set(0));
+  EXPECT_TRUE(s.in_active_set(1));
+  EXPECT_EQ(s.pick({1, 0, 1, 0}), 2);  // neither 1 nor 3 can issue: the FIFO's head 2 replaces 1
+  EXPECT_TRUE(s.in_active_set(2));
+  EXPECT_FALSE(s.in_active_set(1));
+  EXPECT_EQ(s.pick({0, 0, 0, 0}), WarpScheduler::kNone);
+}
+
 TEST(WarpScheduler, RemovedWarpsAreNeverPicked) {
   auto s = with_warps(SchedulerPolicy::greedy_then_oldest, 3);
   EXPECT_EQ(s.pick({1, 1, 1}), 0);

@@ -1,0 +1,129 @@
+// The Sm's memory-issue path: shared-memory bank conflicts, coalescing global and local accesses into
+// requests for the LoadStoreUnit, and the responses that make destination registers ready again.
+#include <algorithm>
+#include <bit>
+
+#include "hw/sc/sm.hpp"
+
+namespace simtlm::hw {
+
+namespace {
+
+constexpr uint64_t kLocalBase =
+    0x7c00'0000'0000ull;  // timing addresses of local memory (values stay functional)
+
+}  // namespace
+
+void Sm::memory(Warp& w, uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) {
+  const ptx::MemAccess& acc = issued.mem;
+  const ptx::LaneMask active = issued.mem_lanes;
+  if (!active) return;
+  const IssueInfo& info = k_.info[pc];
+  const PipeParams& pipe = p_.pipes[static_cast<size_t>(OpClass::memory)];
+  const ptx::Instr& in = k_.fn.code[pc];
+  Cta& cta = ctas_[w.cta];
+  if (acc.is_atomic) ++stats_.atomics;
+  if (acc.space == ptx::Space::shared) {
+    ++stats_.shared_instructions;
+    const uint32_t degree = shared_bank_conflict_degree(acc.addr.data(), acc.bytes, active, p_.shared_banks);
+    stats_.shared_conflict_cycles += degree - 1;
+    unit_free_[static_cast<size_t>(OpClass::memory)] = now + std::max(pipe.initiation_interval, degree);
+    for (const Part& part : w.parts) {
+      std::vector<uint64_t>& ready = context(cta, part.warp).reg_ready;
+      for (uint8_t i = 0; i < info.ndst; ++i) ready[info.dst[i]] = now + p_.shared_latency + degree - 1;
+    }
+    return;
+  }
+  const bool local = acc.space == ptx::Space::local;
+  if (!local && acc.space != ptx::Space::global) {
+    ++stats_.other_memory_instructions;  // param and const: the constant cache, at the pipeline latency
+    return;
+  }
+  const uint64_t* addresses = acc.addr.data();
+  std::array<uint64_t, ptx::kWarpSize> remapped;
+  if (local) {
+    for (ptx::LaneMask m = active; m; m &= m - 1) {
+      const auto k = static_cast<unsigned>(std::countr_zero(m));
+      const uint64_t who = issued.local_slot_lane[k];
+      remapped[k] =
+          local_address(static_cast<uint32_t>(who >> 8), static_cast<uint32_t>(who & 0xff), acc.addr[k]);
+    }
+    addresses = remapped.data();
+  }
+  requests_.clear();
+  coalescer_.coalesce(addresses, acc.bytes, active, requests_);
+  const auto n = static_cast<uint32_t>(requests_.size());
+  ++(local ? stats_.local_instructions : stats_.global_instructions);
+  (local ? stats_.local_requests : stats_.global_requests) += n;
+  unit_free_[static_cast<size_t>(OpClass::memory)] = now + std::max(pipe.initiation_interval, n);
+  const bool waits = in.op == ptx::Op::ld || (acc.is_atomic && info.ndst > 0);
+  uint64_t tag = LoadStoreUnit::kNoTag;
+  if (waits) {
+    PendingOp op;
+    op.slot = slot;
+    op.generation = w.generation;
+    op.remaining = n;
+    op.ndst = info.ndst;
+    std::copy_n(info.dst.begin(), info.ndst, op.dst.begin());
+    for (const Part& part : w.parts) {
+      const uint32_t c = cta.slots[part.warp];
+      op.contexts.emplace_back(c, contexts_[c].generation);
+      for (uint8_t i = 0; i < info.ndst; ++i) contexts_[c].reg_ready[info.dst[i]] = kPending;
+    }
+    tag = new_op(op);
+    scheduler_.long_latency_stall(slot);  // two-level: make room in the active set
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    const CoalescedRequest& r = requests_[i];
+    // Only the sectors the lanes touch travel; the segment is the unit of coalescing.
+    const uint32_t lo = std::countr_zero(r.sectors) * 32;
+    const uint32_t hi = (32 - std::countl_zero(r.sectors)) * 32;
+    const uint64_t address = r.sectors ? r.base + lo : r.base;
+    const uint32_t bytes = r.sectors ? std::min(hi, r.bytes) - lo : r.bytes;
+    if (acc.is_atomic) {
+      atomic_targets(addresses, r.lanes, atomics_);
+      lsu_.send(false, address, bytes, static_cast<int>(slot), pc, r.lanes, tag, pipe.latency + i, atomics_);
+    } else {
+      lsu_.send(acc.is_store, address, bytes, static_cast<int>(slot), pc, active, tag, pipe.latency + i);
+    }
+  }
+}
+
+uint64_t Sm::local_address(uint32_t slot, uint32_t lane, uint64_t offset) const {
+  // Interleaved by word across the warp's lanes, as GPUs lay out local memory, so equal offsets coalesce.
+  const uint64_t frame = (uint64_t(k_.fn.local_bytes) + 3) / 4 * 4;
+  const uint64_t warp_base = kLocalBase + (uint64_t(id_) * p_.max_warps + slot) * frame * ptx::kWarpSize;
+  return warp_base + offset / 4 * 4 * ptx::kWarpSize + lane * 4 + offset % 4;
+}
+
+uint32_t Sm::new_op(const PendingOp& op) {
+  if (free_ops_.empty()) {
+    ops_.push_back(op);
+    return static_cast<uint32_t>(ops_.size() - 1);
+  }
+  const uint32_t id = free_ops_.back();
+  free_ops_.pop_back();
+  ops_[id] = op;
+  return id;
+}
+
+void Sm::on_response(uint64_t tag) {
+  PendingOp& op = ops_[tag];
+  if (--op.remaining > 0) return;
+  free_ops_.push_back(static_cast<uint32_t>(tag));
+  const uint64_t now = now_cycle();
+  if (op.fill) {
+    Warp& w = warps_[op.slot];
+    if (!w.live || w.generation != op.generation) return;
+    --w.pending_fills;
+  } else {
+    // Registers of warps that exited meanwhile (an older generation) are not touched.
+    for (const auto& [c, generation] : op.contexts) {
+      if (contexts_[c].generation != generation) continue;
+      for (uint8_t i = 0; i < op.ndst; ++i) contexts_[c].reg_ready[op.dst[i]] = now;
+    }
+  }
+  wake_at(now);
+}
+
+}  // namespace simtlm::hw

@@ -1,0 +1,268 @@
+// The PTX parser's class, shared by its translation units: parser.cpp (module level: directives, variables,
+// literals), parser_function.cpp (function headers, bodies, declarations) and parser_instruction.cpp
+// (operands, instructions, calls, branch targets). Not a public API.
+#pragma once
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "models/ptx/decode.hpp"
+#include "models/ptx/lexer.hpp"
+#include "models/ptx/parser.hpp"
+
+namespace simtlm::ptx::parse_detail {
+
+// Hash that lets maps keyed by std::string be searched with a string_view without allocating.
+struct StringHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+};
+template <typename T>
+using NameMap = std::unordered_map<std::string, T, StringHash, std::equal_to<>>;
+
+// Names declared in nested `{ }` blocks (call sequences) shadow outer ones until the block closes.
+template <typename T>
+class ScopedNames {
+ public:
+  const T* find(std::string_view name) const {
+    auto it = map_.find(name);
+    return it == map_.end() ? nullptr : &it->second.value;
+  }
+  // Returns false when the name already exists in the innermost scope.
+  bool add(const std::string& name, T value) {
+    auto it = map_.find(name);
+    if (it != map_.end()) {
+      if (it->second.depth == depth_) return false;
+      undo_.push_back({name, it->second, depth_});
+      it->second = Entry{value, depth_};
+    } else {
+      undo_.push_back({name, std::nullopt, depth_});
+      map_.emplace(name, Entry{value, depth_});
+    }
+    return true;
+  }
+  void push() { ++depth_; }
+  void pop() {
+    while (!undo_.empty() && undo_.back().depth == depth_) {
+      auto& undo = undo_.back();
+      if (undo.previous) {
+        map_[undo.name] = *undo.previous;
+      } else {
+        map_.erase(undo.name);
+      }
+      undo_.pop_back();
+    }
+    --depth_;
+  }
+  void clear() {
+    map_.clear();
+    undo_.clear();
+    depth_ = 0;
+  }
+
+ private:
+  struct Entry {
+    T value;
+    int depth;
+  };
+  struct Undo {
+    std::string name;
+    std::optional<Entry> previous;
+    int depth;
+  };
+  NameMap<Entry> map_;
+  std::vector<Undo> undo_;
+  int depth_ = 0;
+};
+
+struct PendingBranch {
+  uint32_t instr;
+  std::string_view label;
+  uint32_t line;
+};
+
+class Parser {
+ public:
+  Parser(std::string_view text, const std::string& path) : text_(text), path_(path) {}
+
+  Module run();
+
+ private:
+  // --- Token access ---------------------------------------------------------------------------------
+
+  const Token& peek(size_t ahead = 0) const {
+    size_t index = std::min(pos_ + ahead, tokens_.size() - 1);
+    return tokens_[index];
+  }
+  const Token& take() {
+    const Token& token = tokens_[pos_];
+    if (pos_ + 1 < tokens_.size()) ++pos_;
+    return token;
+  }
+  bool is_punct(char c, size_t ahead = 0) const {
+    return peek(ahead).kind == Tok::punct && peek(ahead).punct == c;
+  }
+  bool accept(char c) {
+    if (!is_punct(c)) return false;
+    take();
+    return true;
+  }
+  bool accept_directive(std::string_view name) {
+    if (peek().kind != Tok::directive || peek().text != name) return false;
+    take();
+    return true;
+  }
+  void expect(char c, const char* context) {
+    if (accept(c)) return;
+    if (c == ';') fail(last_line(), std::string("missing ';' ") + context);
+    fail(peek().line, std::string("expected '") + c + "' " + context + ", found " + describe(peek()));
+  }
+  uint32_t last_line() const { return pos_ > 0 ? tokens_[pos_ - 1].line : 1; }
+
+  static std::string describe(const Token& token) {
+    if (token.kind == Tok::end) return "end of file";
+    std::string quoted = "'";  // built by appends: GCC 12 flags operator+ here with a false -Wrestrict
+    quoted += token.text;
+    quoted += '\'';
+    return quoted;
+  }
+
+  std::string line_text(uint32_t line) const;
+
+  [[noreturn]] void fail(uint32_t line, const std::string& message) const {
+    throw PtxError(path_, line, message, line_text(line));
+  }
+
+  // A well-formed instruction the model does not support; see parse_instruction_or_refuse.
+  struct UnsupportedConstruct {
+    uint32_t line;
+    std::string message;
+  };
+  [[noreturn]] static void refuse(uint32_t line, const std::string& message) {
+    throw UnsupportedConstruct{line, message};
+  }
+
+  uint64_t parse_unsigned(const char* what);
+
+  uint64_t integer_value(const Token& token) const;
+
+  // Reads a literal (with optional leading '-') into a ParsedOperand.
+  ParsedOperand parse_literal();
+
+  // Skips every remaining token on `line` (directives such as .loc end at the newline, not at ';').
+  void skip_rest_of_line(uint32_t line) {
+    while (peek().kind != Tok::end && peek().line == line) take();
+  }
+  // `.pragma "...";` at module level or in a body: accepted and ignored.
+  void skip_pragma() {
+    take();
+    while (!is_punct(';') && peek().kind != Tok::end) take();
+    expect(';', "after .pragma");
+  }
+
+  // --- Module level -------------------------------------------------------------------------------
+
+  void parse_module_statement();
+
+  void parse_file_directive();
+
+  void parse_loc();
+
+  // One type directive such as ".u32"; fails on state spaces or vector types we do not model.
+  Type parse_type();
+
+  // [N][M]...: returns the element count, 0 for "[]".
+  uint64_t parse_array_dims(bool* open_ended);
+
+  // `.global/.const/.shared/.local [.align N] .type name[dims] [= init];` after the state space.
+  void parse_variable(Space space, bool is_extern, int32_t function, uint32_t line);
+
+  void parse_initializer(std::vector<ParsedOperand>& values);
+
+  void add_symbol(Symbol symbol, uint32_t line);
+
+  void finish_layout();
+
+  // --- Functions ----------------------------------------------------------------------------------
+
+  // `.param [.align N] .type [.ptr [.space] [.align N]] name[N]`
+  Symbol parse_param_declaration();
+
+  std::vector<Symbol> parse_param_list();
+
+  void parse_function(bool is_entry, bool is_extern, uint32_t line);
+
+  void parse_body(uint32_t open_line);
+
+  // An unsupported construct refuses only its function and the kernels that reach it: the statement is
+  // skipped and parsing goes on, so the module's other kernels still load. Syntax errors stay fatal.
+  void parse_instruction_or_refuse();
+
+  // call with a register as callee (after the optional return list): an indirect call.
+  bool is_indirect_call() const;
+
+  Function& current() { return module_.functions[function_]; }
+
+  void parse_body_directive(bool in_nested_block);
+
+  void add_register(std::string name, Type type, uint32_t line);
+
+  void parse_reg_declaration(uint32_t line);
+
+  // --- Instructions -------------------------------------------------------------------------------
+
+  uint32_t lookup_register(const Token& token);
+
+  const uint32_t* lookup_symbol(std::string_view name) const;
+
+  // A special register, or a register named by a %-token or an identifier; undeclared names are errors.
+  ParsedOperand parse_register_operand(const Token& token);
+
+  ParsedOperand parse_address();
+
+  ParsedOperand parse_operand();
+
+  // nvcc writes immediates inside vector operands ("mov.b32 %f1, {0, %rs4};"). A vector holds registers
+  // only, so the literal goes into a hidden register set by a mov emitted just before the instruction.
+  uint32_t materialize_literal(uint32_t line);
+
+  void parse_instruction();
+
+  // Parses a call argument list "(a, b)" of call-scope param names into symbol indices.
+  std::vector<uint32_t> parse_call_params(uint32_t line);
+
+  void parse_call(const Token& opcode, Instr& instr);
+
+  // Calls parsed before the body of `name` (after a forward declaration) learn its index now.
+  void resolve_calls_to(const std::string& name, uint32_t index);
+
+  // Falling off the end of a body (or branching to a label after the last instruction) means returning; an
+  // explicit ret there keeps every branch target a valid instruction index.
+  void append_implicit_return();
+
+  void resolve_branches();
+
+  std::string_view text_;
+  std::string path_;
+  std::vector<Token> tokens_;
+  size_t pos_ = 0;
+  Module module_;
+  NameMap<uint32_t> module_symbols_;
+  NameMap<bool> declared_functions_;
+  ScopedNames<uint32_t> regs_;
+  ScopedNames<uint32_t> local_symbols_;
+  std::vector<uint32_t> extern_shared_;
+  std::vector<PendingBranch> pending_branches_;
+  std::vector<ParsedOperand> operands_;
+  std::vector<Instr> literal_moves_;
+  uint64_t shared_bytes_ = 0;
+  int32_t function_ = -1;
+  uint16_t loc_file_ = 0;
+  uint32_t loc_line_ = 0;
+};
+
+}  // namespace simtlm::ptx::parse_detail

@@ -1,0 +1,44 @@
+#include "sc_main/run_output.hpp"
+
+#include <cstdio>
+#include <vector>
+
+#include "models/launch/outputs.hpp"
+
+namespace simtlm::cli {
+
+namespace fs = std::filesystem;
+
+config::MachineConfig run_machine_config(const RunArgs& args) {
+  config::MachineConfig machine =
+      args.config.empty() ? config::MachineConfig() : config::MachineConfig::load(args.config);
+  for (const std::string& o : args.overrides) {
+    const size_t eq = o.find('=');
+    if (eq == std::string::npos || eq == 0) throw std::runtime_error("--set " + o + ": expected PATH=VALUE");
+    machine.set(o.substr(0, eq), o.substr(eq + 1), "--set");
+  }
+  return machine;
+}
+
+fs::path output_dir(const RunArgs& args) {
+  return args.out.empty() ? fs::path("out") / args.launch.stem() : args.out;
+}
+
+void write_stats_file(const fs::path& dir, const nlohmann::json& doc) {
+  const std::string text = doc.dump(2) + "\n";
+  launch::write_file_atomic(dir / "stats.json", std::vector<uint8_t>(text.begin(), text.end()));
+}
+
+std::string check_status(const launch::SessionResult& result) {
+  if (!result.ok()) return "MISMATCH";
+  if (!result.expect_checked && !result.reference_checked) return "n/a";
+  return "yes";
+}
+
+void print_failures(const RunArgs& args, const launch::SessionResult& result) {
+  for (const std::string& failure : result.failures) {
+    fmt::print(stderr, "simtlm: error: {}: {}\n", args.launch.string(), failure);
+  }
+}
+
+}  // namespace simtlm::cli
