@@ -6,10 +6,12 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "models/launch/sequence.hpp"
 #include "models/launch/session.hpp"
 #include "workloads/reference/reference.hpp"
 
@@ -39,11 +41,19 @@ int main(int argc, char** argv) {
       launch::SessionOptions options;
       options.capture_printf = true;
       options.find_reference = workloads::find_reference;
-      launch::Session session(launch::load_launch(path), options);
+      launch::Launch launch = launch::load_launch(path);
+      // A launch sequence (launches:) is timed as a whole, from its first host write to its last kernel.
+      std::unique_ptr<launch::Session> single;
+      std::unique_ptr<launch::SequenceSession> sequence;
+      if (launch.is_sequence()) {
+        sequence = std::make_unique<launch::SequenceSession>(std::move(launch), options);
+      } else {
+        single = std::make_unique<launch::Session>(std::move(launch), options);
+      }
       double best = 1e30;
       uint64_t threads = 0;
       for (int r = 0; r < repeats; ++r) {
-        auto result = session.run();
+        const launch::SessionResult result = sequence ? sequence->run() : single->run();
         best = std::min(best, result.wall_seconds);
         threads = result.stats.thread_instructions;
       }
