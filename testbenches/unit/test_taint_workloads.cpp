@@ -1,0 +1,76 @@
+// The taint analysis on the workload suite: every conditional branch of every suite kernel against the P/D
+// class read off its CUDA source (scripts/gen-taint-table turns this test's output into
+// docs/validation/slp-taint.md).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "models/ptx/parser.hpp"
+#include "models/ptx/taint.hpp"
+
+namespace fs = std::filesystem;
+using namespace simtlm::ptx;
+
+namespace {
+
+// The P/D class of every conditional branch, in pc order, per suite kernel, read off the CUDA sources:
+// loop bounds and guards on ids, sizes and parameters are P; a test of a loaded value is D.
+const std::map<std::string, std::string> kSuiteClasses = {
+    {"backprop_forward", "PPPPP"},  // tx == 0, ty % power_two == 0 (Figure 8 (a)), loop, ty == 0
+    {"bfs_step", "PDDDDD"},         // node < count; frontier[node], row_offsets loop, edges, visited
+    // tid < count; frontier[tid]; the edge loop (bounds loaded from nodes[], unrolled by 4) and visited[]
+    {"bfs_expand", "PDDDDDDDDDDD"},
+    {"bfs_commit", "PD"},                      // tid < count; updating[tid]
+    {"bitonic_sort", "PPPDPP"},                // size/stride loops, partner > tid; (a > b) == ascending is D
+    {"convolution_separable", "PPPPPPPPPPP"},  // loops over ty * 16 + tx and the bounds guard
+    {"double_loop", "PPPP"},                   // trip counts from the lane id and n
+    {"make_dominant", "P"},                    // i < n
+    {"Fan1", "P"},                             // row < n - 1 - t
+    {"Fan2", "PP"},                            // 2-D bounds from ids, n and t; y == 0
+    {"histogram256", "PPD"},                   // grid-stride loop; block_bins[tid] != 0 is D
+    {"julia", "PPP"},                          // escape loop on values computed from ids and parameters
+    {"mandelbrot", "PPP"},
+    {"mandelbrot_herding", "PPPP"},  // the ballot of a programmatic predicate stays P
+    {"nbody_step", "PPPPPPPP"},      // loops bounded by body_count and blockDim.x only
+    // the unrolled anti-diagonal sweeps test tx against the wave: 1 + 16 + 15 guards on thread ids
+    {"needle_lower", std::string(32, 'P')},
+    {"needle_upper", std::string(32, 'P')},
+    {"nw_borders", "P"},
+    {"recursive_gaussian_columns", "PPPPPPPPPPP"},
+    {"reduce_interleaved", "PPPP"},  // tid % (2 * stride) == 0
+    {"single_loop", "PP"},
+    {"sobel", "PPD"},  // image bounds P; magnitude > 255 is D
+};
+
+// Every conditional branch of the suite's kernels, one line each on stdout (scripts/gen-taint-table turns
+// them into docs/validation/slp-taint.md), checked against kSuiteClasses.
+TEST(TaintWorkloads, ClassifiesEveryConditionalBranchOfTheSuite) {
+  std::map<std::string, std::string> classes;
+  for (const auto& dir : fs::directory_iterator(fs::path(SIMTLM_SOURCE_DIR) / "workloads")) {
+    const fs::path ptx = dir.path() / (dir.path().filename().string() + ".ptx");
+    if (!fs::exists(ptx)) continue;
+    const Module module = load_ptx_file(ptx.string());
+    for (const Function& fn : module.functions) {
+      if (!fn.is_entry) continue;
+      const TaintAnalysis taint(module, fn);
+      std::string& kernel_classes = classes[fn.name];
+      for (const BranchTaint& b : taint.branches()) {
+        kernel_classes += branch_class_letter(b.kind);
+        const Instr& in = fn.code[b.pc];
+        const uint32_t load_cuda_line = b.data_load_pc == kNoTarget ? 0 : fn.code[b.data_load_pc].loc_line;
+        std::printf(
+            "taint workload=%s kernel=%s pc=%u ptx_line=%u cuda_line=%u class=%c predicate=%s sources=%s "
+            "load_cuda_line=%u\n",
+            dir.path().filename().string().c_str(), fn.name.c_str(), b.pc, in.line, in.loc_line,
+            branch_class_letter(b.kind), fn.regs[b.predicate].name.c_str(),
+            describe_sources(b.sources).c_str(), load_cuda_line);
+      }
+    }
+  }
+  EXPECT_EQ(classes, kSuiteClasses);
+}
+
+}  // namespace
