@@ -84,7 +84,8 @@ TEST(LaunchSequence, UninitialisedConstantWarnsOnceNamingSymbolAndKernel) {
   SequenceSession session(load_launch(fixture("seq_symbols.yaml")), {});
   const SessionResult r = session.run();
   ASSERT_EQ(r.warnings.size(), 1u);  // c_bias only: c_weights came from symbols:
-  EXPECT_NE(r.warnings[0].find("kernel add_bias (_Z8add_biasPfPKfi) reads __constant__ c_bias"), std::string::npos)
+  EXPECT_NE(r.warnings[0].find("kernel add_bias (_Z8add_biasPfPKfi) reads __constant__ c_bias"),
+            std::string::npos)
       << r.warnings[0];
   // It never silently reads zeros: the warning is in the statistics document.
   nlohmann::json doc = sequence_stats_json(session, r, r.stats);
@@ -251,7 +252,8 @@ TEST(LaunchSequence, KernelFaultNamesTheLaunch) {
 TEST(LaunchSequence, UninitialisedConstantReadInACalledFunctionWarns) {
   const SessionResult r = run_sequence("const_call.yaml");
   ASSERT_EQ(r.warnings.size(), 1u);
-  EXPECT_NE(r.warnings[0].find("kernel apply_gain (_Z10apply_gainPfi) reads __constant__ c_gain"), std::string::npos)
+  EXPECT_NE(r.warnings[0].find("kernel apply_gain (_Z10apply_gainPfi) reads __constant__ c_gain"),
+            std::string::npos)
       << r.warnings[0];
 }
 

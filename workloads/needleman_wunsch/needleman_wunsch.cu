@@ -24,7 +24,7 @@ __device__ void score_tile(const int* similarity, int* score, int cols, int pena
   __shared__ int match[kTile][kTile];
   const int tx = threadIdx.x;
   const int corner = cols * kTile * tile_y + kTile * tile_x;  // score[] index of the tile's north-west cell
-  const int first = corner + cols + 1 + tx;                    // this thread's column, first tile row
+  const int first = corner + cols + 1 + tx;                   // this thread's column, first tile row
 
   if (tx == 0) cell[0][0] = score[corner];
   for (int ty = 0; ty < kTile; ++ty) match[ty][tx] = similarity[first + cols * ty];
