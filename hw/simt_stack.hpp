@@ -23,11 +23,13 @@
 
 #include "hw/spill_engine.hpp"
 #include "hw/stack_params.hpp"
+#include "models/ptx/simt_stack.hpp"
 
 namespace simtlm::hw {
 
-// Join field of the executing path inside a call: never a PC, so only returns end the call.
-inline constexpr uint32_t kCallFrame = 0xfffffffeu;
+// Join field of the executing path inside a call: never a PC, so only returns end the call (the same marker
+// as the functional runner's stack).
+using ptx::kCallFrame;
 
 struct BranchOutcome {
   uint32_t pc = 0;

@@ -46,7 +46,8 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& params, const 
     warps_[slot].stack = std::make_unique<SimtStack>(p_.stack, id_ * p_.max_warps + slot);
   }
   stats_.per_branch.resize(k_.fn.code.size());
-  refuse_calls_under_compaction();
+  if (const std::string refusal = calls_refused_under_compaction(); !refusal.empty())
+    throw ptx::KernelError(refusal);
   slot_used_.assign(p_.max_warps, 0);
   if (compacting())
     permutation_ = std::make_unique<LanePermutationMap>(p_.permutation, ptx::kWarpSize, p_.permutation_seed);
@@ -347,10 +348,6 @@ void Sm::issue(uint32_t slot, uint64_t now) {
   Warp& w = warps_[slot];
   Cta& cta = ctas_[w.cta];
   uint32_t pc = warp_pc(w);
-  if (compacting() && is_device_call(pc)) {  // a later kernel of a sequence: refused as at construction
-    fail(call_refusal(pc), true);
-    return;
-  }
   if (!compacting()) {
     SimtStack& stack = *w.stack;
     if (stack.discipline() == Discipline::token && !k_.ssy.points_at(pc).empty()) {

@@ -242,7 +242,9 @@ class Sm : public sc_core::sc_module {
   // The stack update after a non-branch instruction: a call to a .func enters it, anything else advances.
   StackUpdate advance_or_call(Warp& w, uint32_t pc, ptx::LaneMask lanes);
   // Refuses kernels with .func calls under compaction (the CTA-wide stack has no call frames yet).
-  void refuse_calls_under_compaction() const;
+  // The refusal of the kernel's first .func call when compaction is on (the CTA-wide stack has no call
+  // frames); empty otherwise. Checked once per kernel: at construction and in next_kernel().
+  std::string calls_refused_under_compaction() const;
   bool is_device_call(uint32_t pc) const;
   std::string call_refusal(uint32_t pc) const;
   // Shared, global and local accesses (sm_memory.cpp, with on_response, new_op and local_address).

@@ -23,11 +23,12 @@ std::string Sm::call_refusal(uint32_t pc) const {
          "it with per-warp stacks (compaction.mechanism: none)";
 }
 
-void Sm::refuse_calls_under_compaction() const {
-  if (!compacting()) return;
+std::string Sm::calls_refused_under_compaction() const {
+  if (!compacting()) return "";
   for (uint32_t pc = 0; pc < k_.fn.code.size(); ++pc) {
-    if (is_device_call(pc)) throw ptx::KernelError(call_refusal(pc));
+    if (is_device_call(pc)) return call_refusal(pc);
   }
+  return "";
 }
 
 }  // namespace simtlm::hw

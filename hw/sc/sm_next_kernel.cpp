@@ -9,6 +9,8 @@ void Sm::next_kernel() {
   // CAPRI's predictor is per PC of the kernel: sized again on first use.
   capri_counter_.clear();
   capri_skipped_.clear();
+  // Refused as at construction; the SM issues nothing of a refused kernel.
+  if (const std::string refusal = calls_refused_under_compaction(); !refusal.empty()) fail(refusal, true);
 }
 
 }  // namespace simtlm::hw

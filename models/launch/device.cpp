@@ -8,6 +8,8 @@
 #include <cstring>
 
 #include "models/launch/buffers.hpp"
+#include "models/ptx/call_link.hpp"
+#include "models/ptx/parser.hpp"
 
 namespace simtlm::launch {
 
@@ -86,6 +88,12 @@ void add_symbol_views(const Launch& view, const ptx::Module& module,
     addresses[spec.name] = addr;
     initial[spec.name] = std::move(bytes);
   }
+}
+
+std::unique_ptr<ptx::Module> load_module(const std::filesystem::path& ptx, const Launch& launch) {
+  auto module = std::make_unique<ptx::Module>(ptx::load_ptx_file(ptx.string()));
+  if (launch.call_stack_bytes) ptx::set_call_stack_bytes(*module, launch.call_stack_bytes);
+  return module;
 }
 
 uint32_t top_level_key_line(const std::filesystem::path& file, const std::string& key) {

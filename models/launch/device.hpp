@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -27,6 +28,9 @@ void add_symbol_views(const Launch& view, const ptx::Module& module,
                       const std::vector<uint64_t>& symbol_address, const ptx::GlobalMemory& memory,
                       std::map<std::string, uint64_t>& addresses,
                       std::map<std::string, std::vector<uint8_t>>& initial);
+
+// Loads a PTX module for `launch` with the launch's settings applied (call_stack_bytes).
+std::unique_ptr<ptx::Module> load_module(const std::filesystem::path& ptx, const Launch& launch);
 
 // Line of a top-level key of a launch file, for errors found after loading (1 when absent).
 uint32_t top_level_key_line(const std::filesystem::path& file, const std::string& key);

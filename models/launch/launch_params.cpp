@@ -85,7 +85,8 @@ ParamValue read_scalar_param(const Reader& r, const YAML::Node& n, const std::st
     p.kind = ParamValue::Kind::real;
     p.text = text;
     uint8_t bytes[8];
-    (void)encode_element(ptx::Type::f64, text, bytes);
+    if (const std::string error = encode_element(ptx::Type::f64, text, bytes); !error.empty())
+      r.fail(n, path, error);  // e.g. 1e400 overflows f64
     std::memcpy(&p.real, bytes, 8);
   } else {
     p.kind = ParamValue::Kind::expression;

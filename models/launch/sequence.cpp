@@ -110,7 +110,7 @@ nlohmann::json PlannedLaunch::describe() const {
 SequenceSession::SequenceSession(Launch launch, SessionOptions options)
     : launch_(std::move(launch)), options_(options) {
   if (!launch_.is_sequence()) throw LaunchError(launch_.path.string() + ": not a launch sequence");
-  modules_[launch_.ptx.string()] = std::make_unique<ptx::Module>(ptx::load_ptx_file(launch_.ptx.string()));
+  modules_[launch_.ptx.string()] = load_module(launch_.ptx, launch_);
   launch_ = with_symbol_views(launch_, *modules_.at(launch_.ptx.string()));
   resolve_steps(launch_.steps);
   if (!launch_.reference.empty()) {
@@ -133,10 +133,7 @@ void SequenceSession::resolve_steps(const std::vector<Step>& steps) {
     switch (step.kind) {
       case Step::Kind::kernel: {
         auto& module = modules_[step.ptx.string()];
-        if (!module) {
-          module = std::make_unique<ptx::Module>(ptx::load_ptx_file(step.ptx.string()));
-          if (launch_.call_stack_bytes) ptx::set_call_stack_bytes(*module, launch_.call_stack_bytes);
-        }
+        if (!module) module = load_module(step.ptx, launch_);
         std::string error;
         const ptx::Function* kernel = module->find_entry(step.kernel, &error);
         if (!kernel) fail(step.line, "kernel: " + error);

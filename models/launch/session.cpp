@@ -147,8 +147,7 @@ Session::Session(Launch launch, SessionOptions options) : launch_(std::move(laun
     throw LaunchError(fmt::format("{}: a launch sequence (launches:) runs with simtlm run, not here",
                                   launch_.path.string()));
   }
-  module_ = std::make_unique<ptx::Module>(ptx::load_ptx_file(launch_.ptx.string()));
-  if (launch_.call_stack_bytes) ptx::set_call_stack_bytes(*module_, launch_.call_stack_bytes);
+  module_ = load_module(launch_.ptx, launch_);
   std::string error;
   kernel_ = module_->find_entry(launch_.kernel, &error);
   if (!kernel_) {

@@ -48,6 +48,7 @@ Cache::Cache(sc_core::sc_module_name name, const CacheParams& params)
       out("out"),
       p_(checked(params)),
       sets_(p_.size_bytes / (p_.line_bytes * p_.assoc)),
+      set_stride_(uint64_t{p_.line_bytes} * p_.slices),
       lines_(size_t{sets_} * p_.assoc),
       bank_free_(p_.banks, sc_core::SC_ZERO_TIME),
       pool_(p_.line_bytes),
@@ -81,7 +82,7 @@ sc_time Cache::bank_slot(uint64_t line) {
 }
 
 Cache::Line* Cache::find(uint64_t line) {
-  const uint32_t set = (line / p_.line_bytes / p_.slices) % sets_;
+  const uint32_t set = set_of(line);
   for (uint32_t w = 0; w < p_.assoc; ++w) {
     Line& l = lines_[size_t{set} * p_.assoc + w];
     if (!l.disabled && l.valid && l.line_addr == line) return &l;
@@ -90,7 +91,7 @@ Cache::Line* Cache::find(uint64_t line) {
 }
 
 Cache::Line* Cache::victim(uint64_t line) {
-  const uint32_t set = (line / p_.line_bytes / p_.slices) % sets_;
+  const uint32_t set = set_of(line);
   Line* best = nullptr;
   for (uint32_t w = 0; w < p_.assoc; ++w) {
     Line& l = lines_[size_t{set} * p_.assoc + w];

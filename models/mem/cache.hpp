@@ -119,6 +119,7 @@ class Cache : public sc_core::sc_module {
   void respond_with_data(Gp& p, Line* l, const sc_core::sc_time& delay);
   sc_core::sc_time atomic_unit(const std::vector<AtomicTarget>& targets, const sc_core::sc_time& ready);
   void on_down_resp(Gp& p);
+  uint32_t set_of(uint64_t line) const { return static_cast<uint32_t>(line / set_stride_ % sets_); }
   Line* find(uint64_t line);
   Line* victim(uint64_t line);  // nullptr when every way of the set is disabled
   void evict(Line& l);
@@ -135,6 +136,7 @@ class Cache : public sc_core::sc_module {
 
   const CacheParams p_;
   const uint32_t sets_;
+  const uint64_t set_stride_;  // bytes between lines of consecutive sets: the line times the slices
   // Mutable state.
   std::vector<Line> lines_;                       // set-major: lines_[set * assoc + way]
   std::unordered_map<uint64_t, Mshr> mshr_;       // by line address

@@ -8,7 +8,7 @@ namespace simtlm::ptx {
 
 void LivelockWatch::reset() {
   armed_ = false;
-  have_previous_ = false;
+  have_previous_ = have_previous_log_ = false;
   overflow_ = previous_overflow_ = false;
   log_.clear();
   previous_log_.clear();
@@ -31,18 +31,21 @@ void LivelockWatch::log_write(uint64_t addr, const uint8_t* bytes, unsigned coun
 }
 
 bool LivelockWatch::yielding_round_repeats(std::vector<uint64_t> state) {
-  if (!armed_) {  // the writes of the first yielding round were not logged: start with the next one
-    armed_ = true;
+  if (!armed_ || state != previous_state_) {
+    // Global writes are logged only from a round that left the CTA's own state as the round before left it:
+    // a kernel that makes progress (a loop counter, an accumulator) never pays for the log.
+    armed_ = have_previous_ && state == previous_state_;
+    previous_state_ = std::move(state);
+    have_previous_ = true;
+    have_previous_log_ = false;
     log_.clear();
     overflow_ = false;
     return false;
   }
-  const bool repeats = have_previous_ && !overflow_ && !previous_overflow_ && state == previous_state_ &&
-                       log_ == previous_log_;
-  previous_state_ = std::move(state);
+  const bool repeats = have_previous_log_ && !overflow_ && !previous_overflow_ && log_ == previous_log_;
   previous_log_ = std::move(log_);
   previous_overflow_ = overflow_;
-  have_previous_ = true;
+  have_previous_log_ = true;
   log_.clear();
   overflow_ = false;
   return repeats;

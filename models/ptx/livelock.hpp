@@ -18,7 +18,8 @@ class LivelockWatch {
  public:
   // Forgets everything: a new CTA, or a round in which some warp did not yield.
   void reset();
-  // True while the runner must report global writes (log_write): from the second yielding round on.
+  // True while the runner must report global writes (log_write): once a yielding round ended in the same
+  // CTA state as the one before.
   bool logging() const { return armed_; }
   // A global location after a store or atomic of the current round wrote it.
   void log_write(uint64_t addr, const uint8_t* bytes, unsigned count);
@@ -29,7 +30,7 @@ class LivelockWatch {
  private:
   static constexpr size_t kMaxLog = size_t(1) << 20;  // words; a longer round is not compared
   bool armed_ = false;
-  bool have_previous_ = false;
+  bool have_previous_ = false, have_previous_log_ = false;
   bool overflow_ = false, previous_overflow_ = false;
   std::vector<uint64_t> log_, previous_log_, previous_state_;
 };

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "models/launch/launch.hpp"
+#include "models/launch/sequence.hpp"
 #include "models/launch/session.hpp"
 #include "models/ptx/call_link.hpp"
 
@@ -47,6 +48,17 @@ std::string run_error(const fs::path& file) {
 TEST(CallStackLimit, TooSmallAStackIsAnOverflowNamingItsSize) {
   const std::string e = run_error(kLaunch);
   EXPECT_NE(e.find("call stack overflow calling _Z3fibi"), std::string::npos) << e;
+  EXPECT_NE(e.find("per-thread call stack of 256 bytes"), std::string::npos) << e;
+}
+
+TEST(CallStackLimit, SequencesUseTheKeyToo) {
+  std::string e;
+  try {
+    launch::SequenceSession(launch::load_launch(kLaunch.parent_path() / "call_stack_small_seq.yaml"), {})
+        .run();
+  } catch (const std::exception& error) {
+    e = error.what();
+  }
   EXPECT_NE(e.find("per-thread call stack of 256 bytes"), std::string::npos) << e;
 }
 

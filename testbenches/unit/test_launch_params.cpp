@@ -58,6 +58,16 @@ TEST(LaunchParams, NullPointerAndHexFloat) {
   EXPECT_EQ(as<float>(r.buffers.at("out")), (std::vector<float>{-1.0f, 3.0f}));
 }
 
+TEST(LaunchParams, ARealThatOverflowsIsALaunchErrorNamingTheLine) {
+  try {
+    load_launch(fixture("bad_param_overflow.yaml"));
+    FAIL() << "no error";
+  } catch (const LaunchError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad_param_overflow.yaml:8: params[2]: "), std::string::npos)
+        << e.what();
+  }
+}
+
 // Decimals for an f32 parameter round once, straight to f32 (strtof), never through f64 first.
 TEST(LaunchParams, FloatsConvertExactly) {
   auto f32 = [](const std::string& text) {

@@ -3,10 +3,11 @@
 // launch file rather than repeating them, so the two cannot silently disagree.
 #pragma once
 
-#include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
+#include "models/launch/buffers.hpp"
 #include "models/launch/launch.hpp"
 
 namespace simtlm::workloads {
@@ -43,7 +44,13 @@ inline float sequence_param_f32(const launch::Launch& launch, const std::string&
   if (p.kind == launch::ParamValue::Kind::integer) return static_cast<float>(p.integer);
   if (p.kind != launch::ParamValue::Kind::real)
     throw std::invalid_argument(kernel + " parameter " + std::to_string(index) + " is not a number");
-  return p.text.empty() ? static_cast<float>(p.real) : std::strtof(p.text.c_str(), nullptr);
+  if (p.text.empty()) return static_cast<float>(p.real);
+  uint8_t bytes[4];
+  if (const std::string error = launch::encode_element(ptx::Type::f32, p.text, bytes); !error.empty())
+    throw std::invalid_argument(kernel + " parameter " + std::to_string(index) + ": " + error);
+  float value;
+  std::memcpy(&value, bytes, 4);
+  return value;
 }
 
 }  // namespace simtlm::workloads
