@@ -14,6 +14,7 @@
 
 #include "models/config/machine_config.hpp"
 #include "models/launch/launch.hpp"
+#include "models/launch/output_dir.hpp"
 #include "models/launch/outputs.hpp"
 #include "models/launch/sequence.hpp"
 #include "models/launch/session.hpp"
@@ -88,10 +89,13 @@ int run_command(const RunArgs& args) {
   }
   if (launch::load_launch(args.launch).is_sequence()) return run_sequence_command(args);
   Session session(launch::load_launch(args.launch), run_session_options(args, false));
-  const SessionResult result = run_naming_launch(args, session);
   const fs::path dir = output_dir(args);
-  launch::write_outputs(session.launch(), result.buffers, dir, {});
-  write_stats(session, result, dir);
+  launch::OutputSet outputs(dir);
+  const SessionResult result = run_naming_launch(args, session);
+  outputs.write_and_commit([&](const fs::path& staging) {
+    launch::write_outputs(session.launch(), result.buffers, staging, {});
+    write_stats(session, result, staging);
+  });
   if (!args.quiet) {
     const auto& s = result.stats;
     fmt::print("{}: kernel {}\n", args.launch.string(), session.kernel().name);
@@ -171,8 +175,10 @@ DemoRow run_demo_workload(const fs::path& file, const fs::path& out) {
       if (!result.ok()) row.error = result.failures.front();
       const fs::path dir = out / row.workload;
       launch::write_outputs(session.launch(), result.buffers, dir, {});
-      const std::string text = launch::sequence_stats_json(session, result, result.stats).dump(2) + "\n";
-      launch::write_file_atomic(dir / "stats.json", std::vector<uint8_t>(text.begin(), text.end()));
+      const std::string text = launch::sequence_stats_json(session, result, result.stats)
+                                   .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                               "\n";
+      launch::write_file_checked(dir / "stats.json", std::vector<uint8_t>(text.begin(), text.end()));
       return row;
     }
     Session session(std::move(loaded), session_options(0, true));
@@ -197,9 +203,11 @@ DemoRow run_demo_workload(const fs::path& file, const fs::path& out) {
       const size_t images = std::count_if(l.outputs.begin(), l.outputs.end(),
                                           [&](const std::string& n) { return l.image_shape.count(n) != 0; });
       const std::string png = images == 1 ? row.workload + ".png" : row.workload + "-" + name + ".png";
-      launch::write_file_atomic(
+      launch::write_file_checked(
           out / png, launch::encode_png(w, h, launch::to_gray8(spec.type, result.buffers.at(name), true)));
     }
+  } catch (const launch::OutputError&) {
+    throw;  // a write failed: the demo's output set must not be committed incomplete
   } catch (const std::exception& e) {
     row.status = "ERROR";
     row.error = e.what();
@@ -213,9 +221,12 @@ int demo_command(const DemoArgs& args) {
   const std::vector<fs::path> files = find_launch_files(args.workloads);
   if (files.empty())
     throw std::runtime_error(fmt::format("{}: no */*.yaml launch files found", args.workloads.string()));
+  launch::OutputSet outputs(args.out);
   const auto start = std::chrono::steady_clock::now();
   std::vector<DemoRow> rows;
-  for (const fs::path& file : files) rows.push_back(run_demo_workload(file, args.out));
+  outputs.write_and_commit([&](const fs::path& staging) {
+    for (const fs::path& file : files) rows.push_back(run_demo_workload(file, staging));
+  });
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   size_t name_width = 8, kernel_width = 6;

@@ -43,7 +43,8 @@ int run_timing_command(const RunArgs& args);
 
 struct DemoArgs {
   std::filesystem::path workloads = "workloads";
-  std::filesystem::path out = "out";
+  // One output set, replaced whole by the next demo: not "out", which holds the runs' out/<launch file stem>.
+  std::filesystem::path out = "out/demo";
   std::filesystem::path config = "configs/default.yaml";  // machine of the timing table
 };
 int demo_command(const DemoArgs& args);

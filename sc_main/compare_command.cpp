@@ -9,6 +9,7 @@
 #include "hw/units/select/unit_set.hpp"
 #include "models/config/machine_config.hpp"
 #include "models/launch/launch.hpp"
+#include "models/launch/output_dir.hpp"
 #include "models/launch/outputs.hpp"
 #include "models/launch/session.hpp"
 #include "models/launch/sha256.hpp"
@@ -51,6 +52,9 @@ std::string rate(const hw::MechanismCounts& c) {
 int compare_command(const CompareArgs& args) {
   const std::vector<hw::NamedPermutation> permutations = parse_permutations(args.permutations);
   launch::Session session(launch::load_launch(args.launch), session_options(args.budget, true));
+  const fs::path dir =
+      args.out.empty() ? fs::path("out") / (args.launch.stem().string() + "-compare") : args.out;
+  launch::OutputSet outputs(dir);
   launch::SessionResult functional;
   try {
     functional = session.run();
@@ -167,16 +171,9 @@ int compare_command(const CompareArgs& args) {
   doc["outputs_equal_functional"] = same;
   doc["rtl"] = args.rtl;
   doc["rtl_check"] = args.rtl_check;
-  const fs::path dir =
-      args.out.empty() ? fs::path("out") / (args.launch.stem().string() + "-compare") : args.out;
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec)
-    throw std::runtime_error(fmt::format("{}: cannot create the directory: {}", dir.string(), ec.message()));
-  const std::string text = doc.dump(2) + "\n";
-  launch::write_file_atomic(dir / "compare.json", std::vector<uint8_t>(text.begin(), text.end()));
+  const std::string text = doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  std::string lines;
   if (args.paths) {
-    std::string lines;
     for (const hw::PathRecord& r : study.paths) {
       nlohmann::json warps = nlohmann::json::object();
       for (size_t m = 0; m < study.mechanisms.size(); ++m) warps[study.mechanisms[m]] = r.warps[m];
@@ -187,11 +184,15 @@ int compare_command(const CompareArgs& args) {
           {"kind", study.branches.at(r.pc).data_dependent ? "D" : "P"},
           {"active_threads", r.active_threads},
           {"warps",
-           warps}}.dump();
+           warps}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       lines += "\n";
     }
-    launch::write_file_atomic(dir / "paths.jsonl", std::vector<uint8_t>(lines.begin(), lines.end()));
   }
+  outputs.write_and_commit([&](const fs::path& staging) {
+    launch::write_file_checked(staging / "compare.json", std::vector<uint8_t>(text.begin(), text.end()));
+    if (args.paths)
+      launch::write_file_checked(staging / "paths.jsonl", std::vector<uint8_t>(lines.begin(), lines.end()));
+  });
 
   fmt::print("{}: kernel {}, CTA-wide compaction (SIMD width {}; docs/slp.md)\n", args.launch.string(),
              session.kernel().name, study.width);

@@ -61,7 +61,7 @@ extern "C" int sc_main(int argc, char* argv[]) {
   CLI::App* demo_cmd =
       app.add_subcommand("demo", "Run every workloads/*/*.yaml functionally and print a table of statistics");
   demo_cmd->add_option("--workloads", demo.workloads, "Directory of workloads (default: workloads)");
-  demo_cmd->add_option("--out", demo.out, "Output directory (default: out)");
+  demo_cmd->add_option("--out", demo.out, "Output directory (default: out/demo)");
   demo_cmd->add_option(
       "--config", demo.config,
       "Machine of the timing table (default: configs/default.yaml; the table is skipped when "

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "models/launch/outputs.hpp"
+#include "models/launch/output_dir.hpp"
 
 namespace simtlm::cli {
 
@@ -25,8 +25,8 @@ fs::path output_dir(const RunArgs& args) {
 }
 
 void write_stats_file(const fs::path& dir, const nlohmann::json& doc) {
-  const std::string text = doc.dump(2) + "\n";
-  launch::write_file_atomic(dir / "stats.json", std::vector<uint8_t>(text.begin(), text.end()));
+  const std::string text = doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  launch::write_file_checked(dir / "stats.json", std::vector<uint8_t>(text.begin(), text.end()));
 }
 
 std::string check_status(const launch::SessionResult& result) {

@@ -21,7 +21,7 @@ config::MachineConfig run_machine_config(const RunArgs& args);
 // out/<launch file stem> unless --out names the directory.
 std::filesystem::path output_dir(const RunArgs& args);
 
-// DIR/stats.json, written atomically.
+// DIR/stats.json (DIR: the staging directory of the run's output set).
 void write_stats_file(const std::filesystem::path& dir, const nlohmann::json& doc);
 
 // "MISMATCH" when a check failed, "yes" when expect or a host reference checked the outputs, else "n/a".

@@ -7,6 +7,7 @@
 #include "hw/sc/timing_sequence.hpp"
 #include "models/config/machine_config.hpp"
 #include "models/launch/launch.hpp"
+#include "models/launch/output_dir.hpp"
 #include "models/launch/outputs.hpp"
 #include "models/launch/sequence.hpp"
 #include "models/launch/stats_json.hpp"
@@ -37,12 +38,15 @@ void report(const RunArgs& args, const launch::SessionResult& result, const fs::
 
 int run_sequence_command(const RunArgs& args) {
   launch::SequenceSession session(launch::load_launch(args.launch), run_session_options(args, false));
-  const launch::SessionResult result = run_naming_launch(args, session);
   const fs::path dir = output_dir(args);
-  launch::write_outputs(session.launch(), result.buffers, dir, {});
+  launch::OutputSet outputs(dir);
+  const launch::SessionResult result = run_naming_launch(args, session);
   nlohmann::json doc = launch::sequence_stats_json(session, result, result.stats);
   launch::add_diagnostics(doc, result, true, args.launch.string());
-  write_stats_file(dir, doc);
+  outputs.write_and_commit([&](const fs::path& staging) {
+    launch::write_outputs(session.launch(), result.buffers, staging, {});
+    write_stats_file(staging, doc);
+  });
   report(args, result, dir, doc);
   return result.ok() ? 0 : 1;
 }
@@ -53,6 +57,8 @@ int run_sequence_timing_command(const RunArgs& args) {
   }
   const config::MachineConfig machine = run_machine_config(args);
   launch::SequenceSession session(launch::load_launch(args.launch), run_session_options(args, false));
+  const fs::path dir = output_dir(args);
+  launch::OutputSet outputs(dir);
   launch::SessionResult result;
   nlohmann::json doc;
   try {
@@ -61,14 +67,18 @@ int run_sequence_timing_command(const RunArgs& args) {
     throw std::runtime_error(fmt::format("{}: {}", args.launch.string(), e.what()));
   } catch (const hw::TimingError& e) {
     throw std::runtime_error(fmt::format("{}: {}", args.launch.string(), e.what()));
+  } catch (const std::invalid_argument& e) {
+    // A unit refusing a parameter: --rtl is refused above, so the configuration is to blame.
+    throw std::runtime_error(config::attribute_unit_refusal(e.what(), false, machine.origin()));
   }
-  const fs::path dir = output_dir(args);
-  launch::write_outputs(session.launch(), result.buffers, dir, {});
   doc["config"] =
       machine.source() == "defaults" ? machine.source() : fs::path(machine.source()).filename().string();
   doc["overrides"] = args.overrides;
   launch::add_diagnostics(doc, result, true, args.launch.string());
-  write_stats_file(dir, doc);
+  outputs.write_and_commit([&](const fs::path& staging) {
+    launch::write_outputs(session.launch(), result.buffers, staging, {});
+    write_stats_file(staging, doc);
+  });
   report(args, result, dir, doc);
   return result.ok() ? 0 : 1;
 }

@@ -8,6 +8,7 @@
 #include "hw/sc/timing_run.hpp"
 #include "models/config/machine_config.hpp"
 #include "models/launch/launch.hpp"
+#include "models/launch/output_dir.hpp"
 #include "models/launch/outputs.hpp"
 #include "models/launch/session.hpp"
 #include "models/launch/stats_json.hpp"
@@ -22,11 +23,14 @@ int run_timing_command(const RunArgs& args) {
   const config::MachineConfig machine = run_machine_config(args);
   const launch::Session session(launch::load_launch(args.launch), run_session_options(args, false));
   const std::unique_ptr<launch::DeviceImage> image = session.prepare_device();
+  const fs::path dir = output_dir(args);
+  launch::OutputSet outputs(dir);
+  // A trace inside the output directory goes to the staging directory and so joins the output set.
+  const fs::path warp_trace = outputs.redirect(args.trace_warps);
   std::ofstream trace;
   hw::TimingOptions options;
-  options.vcd = args.trace_vcd;
-  // Traces may go into the output directory, which the run creates only at its end.
-  for (const fs::path& file : {args.trace_vcd, args.trace_warps}) {
+  options.vcd = outputs.redirect(args.trace_vcd);
+  for (const fs::path& file : {options.vcd, warp_trace}) {
     std::error_code ec;
     if (!file.empty() && file.has_parent_path()) fs::create_directories(file.parent_path(), ec);
   }
@@ -38,7 +42,7 @@ int run_timing_command(const RunArgs& args) {
     }
   }
   if (!args.trace_warps.empty()) {
-    trace.open(args.trace_warps);
+    trace.open(warp_trace);
     if (!trace) throw std::runtime_error(args.trace_warps.string() + ": cannot write the warp trace");
     options.warp_trace = &trace;
   }
@@ -50,7 +54,12 @@ int run_timing_command(const RunArgs& args) {
   } catch (const hw::TimingError& e) {
     throw std::runtime_error(fmt::format("{}: {}", args.launch.string(), e.what()));
   } catch (const std::invalid_argument& e) {
-    throw std::runtime_error(fmt::format("--rtl: {}", e.what()));
+    throw std::runtime_error(
+        config::attribute_unit_refusal(e.what(), options.units.any_rtl(), machine.origin()));
+  }
+  if (trace.is_open()) {
+    trace.close();
+    if (!trace) throw launch::OutputWriteError(args.trace_warps.string() + ": cannot write the warp trace");
   }
   launch::SessionResult result;
   result.buffers = timing.buffers;
@@ -59,8 +68,6 @@ int run_timing_command(const RunArgs& args) {
   result.out_of_bounds = image->memory.out_of_bounds_log();
   session.verify(result, *image);
 
-  const fs::path dir = output_dir(args);
-  launch::write_outputs(session.launch(), result.buffers, dir, {});
   nlohmann::json doc = launch::launch_json(session.launch(), session.kernel());
   doc["config"] =
       machine.source() == "defaults" ? machine.source() : fs::path(machine.source()).filename().string();
@@ -72,7 +79,10 @@ int run_timing_command(const RunArgs& args) {
   doc["host"] = {{"wall_seconds", timing.wall_seconds},
                  {"thread_instructions_per_second", double(timing.thread_instructions) / wall},
                  {"cycles_per_second", double(timing.cycles) / wall}};
-  write_stats_file(dir, doc);
+  outputs.write_and_commit([&](const fs::path& staging) {
+    launch::write_outputs(session.launch(), result.buffers, staging, {});
+    write_stats_file(staging, doc);
+  });
   if (!args.quiet) {
     const nlohmann::json& s = doc;
     fmt::print("{}: kernel {} on {} (timing)\n", args.launch.string(), session.kernel().name,

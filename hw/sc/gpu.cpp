@@ -85,8 +85,7 @@ void Gpu::start() {
          false);
     return;
   }
-  const uint64_t period = p_.max_cycles ? std::min(p_.watchdog_cycles, p_.max_cycles) : p_.watchdog_cycles;
-  watchdog_.notify(p_.sm.clock * static_cast<double>(period));
+  arm_watchdog(now_cycle());
 }
 
 void Gpu::dispatch(uint32_t sm) {
@@ -116,44 +115,10 @@ void Gpu::kernel_ended() {
 void Gpu::begin_next_kernel() {
   total_ctas_ = k_.launch.grid.count();
   next_cta_ = done_ctas_ = 0;
-  grid_thread_instructions_ = watchdog_seen_instructions_ = 0;
+  grid_thread_instructions_ = 0;
   kernel_start_cycle_ = now_cycle();
   for (auto& sm : sms_) sm->next_kernel();
   start_.notify(sc_core::SC_ZERO_TIME);
-}
-
-void Gpu::watchdog() {
-  if (finished() || !error_.empty()) return;
-  const uint64_t now = now_cycle();
-  if (p_.max_cycles && now >= p_.max_cycles) {
-    stop("run.max_cycles (" + std::to_string(p_.max_cycles) + ") reached before kernel " + k_.fn.name +
-             " finished (" + std::to_string(done_ctas_) + " of " + std::to_string(total_ctas_) +
-             " CTAs done):" + describe_state(),
-         true);
-    return;
-  }
-  for (const auto& sm : sms_) {
-    const OutstandingRequest* r = sm->lsu().oldest();
-    if (r && now > r->sent_cycle + p_.watchdog_cycles) {
-      stop("stuck memory request: " + std::string(r->write ? "write" : "read") + " of " +
-               std::to_string(r->bytes) + " bytes at address 0x" + fmt::format("{:x}", r->address) +
-               " from SM " + std::to_string(&sm - sms_.data()) + ", warp slot " + std::to_string(r->warp) +
-               ", " + k_.where_pc(r->pc) + ", outstanding since cycle " + std::to_string(r->sent_cycle) +
-               " (now " + std::to_string(now) + ")" + describe_state(),
-           false);
-      return;
-    }
-  }
-  if (grid_thread_instructions_ == watchdog_seen_instructions_) {
-    stop("no instruction issued for " + std::to_string(p_.watchdog_cycles) +
-             " cycles (run.watchdog_cycles) in kernel " + k_.fn.name + ":" + describe_state(),
-         false);
-    return;
-  }
-  watchdog_seen_instructions_ = grid_thread_instructions_;
-  const uint64_t period =
-      p_.max_cycles ? std::min(p_.watchdog_cycles, p_.max_cycles - now) : p_.watchdog_cycles;
-  watchdog_.notify(p_.sm.clock * static_cast<double>(std::max<uint64_t>(period, 1)));
 }
 
 void Gpu::stop(const std::string& message, bool kernel_fault) {

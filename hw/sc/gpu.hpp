@@ -1,6 +1,6 @@
 // The whole GPU: N SMs, a CTA dispatcher, per-SM L1 data caches, a crossbar to the banked L2 and the DRAM
-// channels behind it, every link a TLM-2.0 AT socket. It also watches the run: a stuck memory request or a
-// run with no progress for run.watchdog_cycles is reported with what each SM is waiting for.
+// channels behind it, every link a TLM-2.0 AT socket. It also watches the run (gpu_watchdog.cpp): a run with
+// no progress for run.watchdog_cycles, or one past run.max_cycles, is reported with what each SM waits for.
 #pragma once
 
 #include <cstdint>
@@ -57,6 +57,11 @@ class Gpu : public sc_core::sc_module {
   void dispatch(uint32_t sm);
   void cta_done(uint32_t sm);
   void watchdog();
+  void arm_watchdog(uint64_t now);
+  // Grows whenever anything happens: an instruction issues, or a request is accepted or answered anywhere
+  // in the memory system (docs/timing-model.md, Errors).
+  uint64_t progress() const;
+  std::string runaway_report(uint64_t now) const;
   void stop(const std::string& message, bool kernel_fault);
   uint64_t now_cycle() const;
 
@@ -71,7 +76,7 @@ class Gpu : public sc_core::sc_module {
   // Mutable state.
   uint64_t total_ctas_ = 0, next_cta_ = 0, done_ctas_ = 0, end_cycle_ = 0, write_back_end_cycle_ = 0;
   uint64_t grid_thread_instructions_ = 0, kernel_start_cycle_ = 0;
-  uint64_t watchdog_seen_instructions_ = 0;
+  uint64_t watchdog_seen_progress_ = ~uint64_t{0};
   std::string error_;
   bool kernel_fault_ = false;
   sc_core::sc_event start_, watchdog_, kernel_end_;

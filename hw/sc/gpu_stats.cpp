@@ -93,7 +93,9 @@ nlohmann::json Gpu::stats_json() const {
   SmStats total;
   total.per_branch.resize(k_.fn.code.size());
   nlohmann::json per_sm = nlohmann::json::array();
+  std::vector<nlohmann::json> lsu;
   for (const auto& sm : sms_) {
+    lsu.push_back(sm->lsu().stats_json());
     const SmStats& s = sm->stats();
     total += s;
     nlohmann::json stalls = nlohmann::json::object();
@@ -124,6 +126,8 @@ nlohmann::json Gpu::stats_json() const {
   l1_doc["per_sm"] = l1;
   nlohmann::json l2_doc = sum_stats(l2);
   l2_doc["per_bank"] = l2;
+  nlohmann::json lsu_doc = sum_stats(lsu);
+  lsu_doc["per_sm"] = lsu;
   nlohmann::json dram_doc = sum_stats(dram);
   dram_doc["per_channel"] = dram;
   const uint64_t memory_instructions = total.global_instructions + total.local_instructions;
@@ -199,6 +203,7 @@ nlohmann::json Gpu::stats_json() const {
         {"formations", total.compaction.formations},
         {"formed_warps", total.compaction.formed_warps}}},
       {"write_back", write_back},
+      {"lsu", lsu_doc},
       {"l1", l1_doc},
       {"interconnect", xbar_.stats_json()},
       {"l2", l2_doc},

@@ -8,7 +8,7 @@
 namespace simtlm::hw {
 
 LoadStoreUnit::LoadStoreUnit(sc_core::sc_module_name name, int sm, const sc_core::sc_time& clock,
-                             uint32_t line_bytes, ResponseFn respond)
+                             uint32_t line_bytes, const LsuLimits& limits, ResponseFn respond)
     : sc_module(name),
       out("out"),
       sm_(sm),
@@ -21,9 +21,13 @@ LoadStoreUnit::LoadStoreUnit(sc_core::sc_module_name name, int sm, const sc_core
           [this](mem::Gp& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
             return out->nb_transport_fw(p, ph, t);
           },
-          [this](mem::Gp& p) { this->on_response(p); }) {
+          [this](mem::Gp& p) { this->on_response(p); }),
+      queues_{mem::QueueOccupancy(limits.loads), mem::QueueOccupancy(limits.stores),
+              mem::QueueOccupancy(limits.atomics)} {
   if (line_bytes == 0 || !std::has_single_bit(line_bytes))
     throw std::invalid_argument("LoadStoreUnit: line_bytes must be a power of two");
+  if (limits.loads == 0 || limits.stores == 0 || limits.atomics == 0)
+    throw std::invalid_argument("LoadStoreUnit: queue limits must be positive");
   out.register_nb_transport_bw(this, &LoadStoreUnit::bw);
 }
 
@@ -36,6 +40,8 @@ void LoadStoreUnit::send(bool write, uint64_t address, uint32_t bytes, int warp,
                          const std::vector<mem::AtomicTarget>& atomics) {
   const uint64_t group = seq_;
   const uint64_t end = address + std::max<uint32_t>(bytes, 1);
+  const Queue queue = !atomics.empty() ? kAtomics : write ? kStores : kLoads;
+  const sc_core::sc_time earliest = sc_core::sc_time_stamp() + mem::cycles(clock_, delay_cycles);
   uint32_t pieces = 0;
   for (uint64_t at = address; at < end; ++pieces) {
     const uint64_t piece_end = std::min(end, (at / line_bytes_ + 1) * line_bytes_);
@@ -49,25 +55,65 @@ void LoadStoreUnit::send(bool write, uint64_t address, uint32_t bytes, int warp,
     for (const mem::AtomicTarget& a : atomics) {
       if (a.address >= at && a.address < piece_end) ext->atomics.push_back(a);
     }
-    outstanding_[&p] =
-        OutstandingRequest{at, len, write, warp, pc, cycle_now() + delay_cycles, tag, seq_++, group};
-    port_.send(p, mem::cycles(clock_, delay_cycles));
+    outstanding_[&p] = OutstandingRequest{at,    len,
+                                          write, warp,
+                                          pc,    cycle_now() + delay_cycles,
+                                          tag,   seq_++,
+                                          group, static_cast<uint8_t>(queue)};
+    submit(p, queue, earliest);
     at = piece_end;
   }
   if (pieces > 1) pieces_left_[group] = pieces;
 }
 
+void LoadStoreUnit::submit(mem::Gp& p, Queue q, const sc_core::sc_time& earliest) {
+  // In order: nothing overtakes a request already waiting, whatever its queue.
+  if (held_.empty() && !queues_[q].full()) {
+    dispatch(p, q, earliest);
+    return;
+  }
+  held_.push_back(Held{&p, q, earliest});
+  held_max_ = std::max<uint64_t>(held_max_, held_.size());
+}
+
+void LoadStoreUnit::dispatch(mem::Gp& p, Queue q, const sc_core::sc_time& earliest) {
+  queues_[q].set(queues_[q].size() + 1);
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  port_.send(p, earliest > now ? earliest - now : sc_core::SC_ZERO_TIME);
+}
+
 void LoadStoreUnit::on_response(mem::Gp& p) {
   const auto it = outstanding_.find(&p);
   const uint64_t tag = it->second.tag, group = it->second.group;
+  mem::QueueOccupancy& freed = queues_[it->second.queue];
+  freed.set(freed.size() - 1);
+  ++responses_;
   outstanding_.erase(it);
   p.release();
+  const bool was_blocked = blocked();
+  while (!held_.empty() && !queues_[held_.front().queue].full()) {
+    const Held h = held_.front();
+    held_.pop_front();
+    dispatch(*h.payload, h.queue, h.earliest);
+  }
+  if (was_blocked && !blocked() && on_unblocked) on_unblocked();
   if (outstanding_.empty()) idle_event_.notify(sc_core::SC_ZERO_TIME);
   if (const auto split = pieces_left_.find(group); split != pieces_left_.end()) {
     if (--split->second > 0) return;
     pieces_left_.erase(split);
   }
   if (tag != kNoTag) on_response_(tag);
+}
+
+nlohmann::json LoadStoreUnit::stats_json() const {
+  static constexpr const char* kNames[kQueues] = {"loads", "stores", "atomics"};
+  nlohmann::json j = nlohmann::json::object();
+  for (int q = 0; q < kQueues; ++q) {
+    j[std::string(kNames[q]) + "_max"] = queues_[q].max();
+    j[std::string(kNames[q]) + "_cycles_full"] = queues_[q].cycles_full(clock_);
+  }
+  j["held_max"] = held_max_;
+  return j;
 }
 
 const OutstandingRequest* LoadStoreUnit::oldest() const {

@@ -4,19 +4,29 @@
 // SM gave. It keeps every outstanding request's origin so a stuck one can be named. A request that crosses a
 // cache line leaves as one payload per line (a cache serves one line per request); its tag is reported once,
 // when the last piece returns.
+//
+// Its queues are bounded (LsuLimits): loads (an MSHR-like table of reads in flight), the store buffer and the
+// atomic queue. A request whose queue is full waits in the unit, in order, until a response frees an entry;
+// while anything waits the unit is blocked() and the SM issues no memory instruction, which is how a full
+// memory system stalls the warps (the request exclusion rule below the unit does the same between
+// components, docs/memory-system.md).
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <systemc>
 #include <tlm>
 #include <vector>
 
 #include "models/mem/at_ports.hpp"
 #include "models/mem/payload_pool.hpp"
+#include "models/mem/queue_occupancy.hpp"
 
 namespace simtlm::hw {
 
@@ -30,6 +40,14 @@ struct OutstandingRequest {
   uint64_t tag = 0;
   uint64_t seq = 0;    // send order, breaks ties between requests of one cycle
   uint64_t group = 0;  // the send() it is a piece of
+  uint8_t queue = 0;   // the LoadStoreUnit queue it counts against
+};
+
+// Requests in flight below the unit per kind (lsu.* in docs/configs.md).
+struct LsuLimits {
+  uint32_t loads = 256;   // reads, stack fills included
+  uint32_t stores = 64;   // writes, stack spills included
+  uint32_t atomics = 32;  // atomics (reads the L2's atomic unit performs)
 };
 
 class LoadStoreUnit : public sc_core::sc_module {
@@ -40,7 +58,7 @@ class LoadStoreUnit : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<LoadStoreUnit> out;
 
   LoadStoreUnit(sc_core::sc_module_name name, int sm, const sc_core::sc_time& clock, uint32_t line_bytes,
-                ResponseFn on_response);
+                const LsuLimits& limits, ResponseFn on_response);
 
   // Sends a request `delay_cycles` from now; on_response(tag) runs when its response arrives (kNoTag: none).
   // `atomics` non-empty makes it an atomic (a read that the L2's atomic unit performs,
@@ -48,12 +66,27 @@ class LoadStoreUnit : public sc_core::sc_module {
   void send(bool write, uint64_t address, uint32_t bytes, int warp, uint32_t pc, uint32_t lane_mask,
             uint64_t tag, uint64_t delay_cycles, const std::vector<mem::AtomicTarget>& atomics = {});
   size_t outstanding() const { return outstanding_.size(); }
+  // Some request waits in the unit for room in its queue: no further memory instruction may enter.
+  bool blocked() const { return !held_.empty(); }
+  // Called when the unit stops being blocked.
+  std::function<void()> on_unblocked;
+  // Responses received so far (the watchdog's measure of progress).
+  uint64_t responses() const { return responses_; }
+  nlohmann::json stats_json() const;
   // Notified when the last outstanding request has its response.
   const sc_core::sc_event& idle_event() const { return idle_event_; }
   // The request sent longest ago, or nullptr.
   const OutstandingRequest* oldest() const;
 
  private:
+  enum Queue : uint8_t { kLoads, kStores, kAtomics, kQueues };
+  struct Held {
+    mem::Gp* payload;
+    Queue queue;
+    sc_core::sc_time earliest;  // when the SM meant it to leave
+  };
+  void submit(mem::Gp& p, Queue q, const sc_core::sc_time& earliest);
+  void dispatch(mem::Gp& p, Queue q, const sc_core::sc_time& earliest);
   void on_response(mem::Gp& p);
   tlm::tlm_sync_enum bw(mem::Gp& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
     return port_.nb_transport_bw(p, ph, t);
@@ -68,6 +101,9 @@ class LoadStoreUnit : public sc_core::sc_module {
   mem::AtInitiatorPort port_;
   std::map<const mem::Gp*, OutstandingRequest> outstanding_;
   std::map<uint64_t, uint32_t> pieces_left_;  // by group, for requests split by line
+  std::array<mem::QueueOccupancy, kQueues> queues_;
+  std::deque<Held> held_;  // waiting for room, in order
+  uint64_t responses_ = 0, held_max_ = 0;
   uint64_t seq_ = 0;
   sc_core::sc_event idle_event_;
 };

@@ -18,8 +18,9 @@ std::string hex32(uint32_t v) {
 }  // namespace
 
 const char* stall_name(Stall s) {
-  static constexpr const char* kNames[] = {"no_warp", "memory", "scoreboard", "pipeline",
-                                           "branch",  "stack",  "compaction", "barrier"};
+  static constexpr const char* kNames[] = {
+      "no_warp", "memory", "scoreboard", "pipeline", "memory_backpressure",
+      "branch",  "stack",  "compaction", "barrier"};
   return kNames[static_cast<size_t>(s)];
 }
 
@@ -40,8 +41,9 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& params, const 
       ready_(params.max_warps, 0),
       earliest_(params.max_warps, kNever),
       earliest_why_(params.max_warps, Stall::no_warp),
-      lsu_("lsu", static_cast<int>(id), params.clock, params.line_bytes,
+      lsu_("lsu", static_cast<int>(id), params.clock, params.line_bytes, params.lsu,
            [this](uint64_t tag) { on_response(tag); }) {
+  lsu_.on_unblocked = [this] { wake_at(now_cycle()); };
   for (uint32_t slot = 0; slot < warps_.size(); ++slot) {
     warps_[slot].stack = std::make_unique<SimtStack>(p_.stack, id_ * p_.max_warps + slot);
   }
@@ -208,6 +210,11 @@ uint64_t Sm::earliest_issue(uint32_t slot, uint64_t now, Stall* reason) const {
   if (unit > t) {
     t = unit;
     *reason = Stall::pipeline;
+  }
+  // A full load/store unit takes no memory instruction until a response frees room (it wakes the SM).
+  if (info.cls == OpClass::memory && lsu_.blocked()) {
+    *reason = Stall::memory_backpressure;
+    return kNever;
   }
   return t;
 }

@@ -44,6 +44,7 @@ enum class Stall : uint8_t {
   memory,
   scoreboard,
   pipeline,
+  memory_backpressure,  // the next instruction is a memory one and the load/store unit is full
   branch,
   stack,
   compaction,

@@ -1,7 +1,10 @@
 #include "hw/sc/timing_child.hpp"
 
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include "hw/sc/timing_sequence.hpp"
 #include "models/launch/sha256.hpp"
@@ -31,8 +34,13 @@ nlohmann::json run_timing_in_child(const launch::Launch& l, const launch::Sessio
                                    const config::MachineConfig& machine, const TimingOptions& options) {
   int fds[2];
   if (pipe(fds) != 0) return {{"error", "pipe failed"}, {"error_kind", "other"}};
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid == 0) {
+    // The child holds the parent's --out lock (an inherited descriptor): it must die with a killed parent, or
+    // the next run into that directory is refused for as long as this simulation lasts.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(1);
     close(fds[0]);
     nlohmann::json out;
     try {
@@ -55,7 +63,7 @@ nlohmann::json run_timing_in_child(const launch::Launch& l, const launch::Sessio
     } catch (const std::exception& e) {
       out = {{"error", e.what()}, {"error_kind", "other"}};
     }
-    const std::string text = out.dump();
+    const std::string text = out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     size_t written = 0;
     while (written < text.size()) {
       const ssize_t n = write(fds[1], text.data() + written, text.size() - written);

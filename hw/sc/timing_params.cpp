@@ -7,8 +7,14 @@ namespace simtlm::hw {
 
 namespace {
 
+// The schema's maxima keep every value a component holds in 32 bits within them; this keeps a later,
+// larger maximum from silently cutting a value.
 uint32_t u32(const config::MachineConfig& c, const std::string& path) {
-  return static_cast<uint32_t>(c.u(path));
+  const uint64_t value = c.u(path);
+  if (value > UINT32_MAX)
+    throw config::ConfigError(c.origin() + ": " + path + ": " + std::to_string(value) +
+                              " does not fit in 32 bits");
+  return static_cast<uint32_t>(value);
 }
 
 void require(bool ok, const config::MachineConfig& c, const std::string& message) {
@@ -70,6 +76,9 @@ GpuParams gpu_params(const config::MachineConfig& c) {
   s.segment_bytes = static_cast<uint32_t>(std::stoul(c.str("lsu.segment_bytes")));
   s.shared_banks = u32(c, "lsu.shared_banks");
   s.shared_latency = u32(c, "lsu.shared_latency");
+  s.lsu.loads = u32(c, "lsu.max_loads");
+  s.lsu.stores = u32(c, "lsu.store_buffer");
+  s.lsu.atomics = u32(c, "lsu.atomic_queue");
   s.clock = clock;
 
   g.l1_enabled = c.flag("l1.enabled");
@@ -82,6 +91,8 @@ GpuParams gpu_params(const config::MachineConfig& c) {
   l1.banks = u32(c, "l1.banks");
   l1.hit_latency = u32(c, "l1.hit_latency");
   l1.mshrs = u32(c, "l1.mshrs");
+  l1.mshr_max_merge = u32(c, "l1.mshr_merge");
+  l1.write_buffer = u32(c, "l1.write_buffer");
   l1.write_policy = c.str("l1.write_policy") == "write_back" ? mem::WritePolicy::kWriteBackAllocate
                                                              : mem::WritePolicy::kWriteThroughNoAllocate;
   l1.clock = clock;
@@ -99,6 +110,8 @@ GpuParams gpu_params(const config::MachineConfig& c) {
   l2.sector_bytes = std::min<uint32_t>(32, l2.line_bytes);
   l2.hit_latency = u32(c, "l2.latency");
   l2.mshrs = u32(c, "l2.mshrs");
+  l2.mshr_max_merge = u32(c, "l2.mshr_merge");
+  l2.write_buffer = u32(c, "l2.write_buffer");
   l2.atomic_cycles = u32(c, "l2.atomic_cycles");
   l2.slices = g.l2_banks;
   l2.clock = clock;

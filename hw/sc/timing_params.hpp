@@ -7,6 +7,7 @@
 #include <systemc>
 
 #include "hw/issue_info.hpp"
+#include "hw/sc/load_store_unit.hpp"
 #include "hw/stack_params.hpp"
 #include "hw/units/permutations.hpp"
 #include "hw/warp_scheduler.hpp"
@@ -48,6 +49,7 @@ struct SmParams {
   uint32_t line_bytes = 128;  // line of the first cache the SM's requests reach: no request is larger
   uint32_t shared_banks = 32;
   uint32_t shared_latency = 20;
+  LsuLimits lsu;  // requests in flight below the load/store unit
   sc_core::sc_time clock = sc_core::sc_time(1, sc_core::SC_NS);
 };
 
@@ -62,7 +64,7 @@ struct GpuParams {
   mem::CrossbarParams xbar;
   mem::DramParams dram;  // per channel; dram.channels of them
   uint64_t watchdog_cycles = 1'000'000;
-  uint64_t max_cycles = 0;  // 0 = no limit
+  uint64_t max_cycles = 4'000'000;  // 0 = no limit (run.max_cycles)
 };
 
 // Throws config::ConfigError when parameters contradict each other (e.g. L2 banks not a multiple of the

@@ -68,7 +68,8 @@ double ratio(uint64_t a, uint64_t b) {
   return b ? double(a) / double(b) : 0.0;
 }
 
-constexpr const char* kMemoryDocs[] = {"l1", "interconnect", "l2", "dram"};
+// The load/store unit's queue statistics run on from kernel to kernel like the caches'.
+constexpr const char* kMemoryDocs[] = {"lsu", "l1", "interconnect", "l2", "dram"};
 
 }  // namespace
 
@@ -158,8 +159,9 @@ nlohmann::json run_timing_sequence(launch::SequenceSession& session, const confi
   double utilization_weighted = 0;
   for (const nlohmann::json& l : result.launches) {
     nlohmann::json part = l;
-    for (const char* key : {"l1", "interconnect", "l2", "dram", "write_back", "per_branch", "step", "kernel",
-                            "line", "iteration", "grid", "block", "shared_bytes", "start_cycle", "cycles"})
+    for (const char* key :
+         {"lsu", "l1", "interconnect", "l2", "dram", "write_back", "per_branch", "step", "kernel", "line",
+          "iteration", "grid", "block", "shared_bytes", "start_cycle", "cycles"})
       part.erase(key);
     add_counts(core, part);
     utilization_weighted +=

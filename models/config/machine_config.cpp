@@ -7,6 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include "models/config/yaml_file.hpp"
+
 namespace simtlm::config {
 
 namespace {
@@ -27,7 +29,8 @@ std::string range_text(const ParamSpec& spec) {
   std::ostringstream out;
   switch (spec.kind) {
     case ParamSpec::Kind::unsigned_int:
-      out << "an unsigned integer in [" << uint64_t(spec.min) << ", " << uint64_t(spec.max) << "]";
+      out << (spec.power_of_two ? "a power of two in [" : "an unsigned integer in [") << uint64_t(spec.min)
+          << ", " << uint64_t(spec.max) << "]";
       break;
     case ParamSpec::Kind::real:
       out << "a number in [" << spec.min << ", " << spec.max << "]";
@@ -49,7 +52,10 @@ std::string validate(const ParamSpec& spec, const std::string& text) {
     case ParamSpec::Kind::unsigned_int: {
       if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return "";
       const double v = std::strtod(text.c_str(), nullptr);
-      return (v >= spec.min && v <= spec.max) ? std::to_string(std::strtoull(text.c_str(), nullptr, 10)) : "";
+      if (v < spec.min || v > spec.max) return "";
+      const uint64_t value = std::strtoull(text.c_str(), nullptr, 10);
+      if (spec.power_of_two && (value & (value - 1)) != 0) return "";
+      return std::to_string(value);
     }
     case ParamSpec::Kind::real: {
       char* end = nullptr;
@@ -74,7 +80,11 @@ std::string where(const std::string& file, const YAML::Node& node) {
 void walk(MachineConfig& config, const std::string& file, const YAML::Node& map, const std::string& prefix) {
   std::set<std::string> seen;  // a key given twice would silently override the first
   for (const auto& item : map) {
-    const std::string key = item.first.as<std::string>();
+    if (!item.first.IsScalar()) {  // "? [a, b]: 1": as<std::string>() would throw yaml-cpp's bad conversion
+      throw ConfigError(where(file, item.first) + ": " + (prefix.empty() ? "(top level)" : prefix) +
+                        ": a key is a parameter name, not a list or map");
+    }
+    const std::string key = item.first.Scalar();
     const std::string path = prefix.empty() ? key : prefix + "." + key;
     if (!seen.insert(key).second) throw ConfigError(where(file, item.first) + ": " + path + ": given twice");
     const YAML::Node& value = item.second;
@@ -110,6 +120,13 @@ void MachineConfig::set(const std::string& path, const std::string& value, const
   if (!loading_) overrides_ += (overrides_.empty() ? "" : ", ") + at + " " + path + "=" + value;
 }
 
+std::string attribute_unit_refusal(const std::string& what, bool rtl_selected, const std::string& origin) {
+  if (what.rfind("--rtl", 0) == 0) return what;
+  const bool from_rtl = rtl_selected && (what.find("RTL") != std::string::npos ||
+                                         what.find("permutation unit") != std::string::npos);
+  return (from_rtl ? "--rtl" : origin) + ": " + what;
+}
+
 std::string MachineConfig::origin() const {
   return overrides_.empty() ? source_ : source_ + " with " + overrides_;
 }
@@ -118,11 +135,10 @@ MachineConfig MachineConfig::load(const std::filesystem::path& path) {
   const std::string file = path.string();
   YAML::Node root;
   try {
-    root = YAML::LoadFile(file);
-  } catch (const YAML::BadFile&) {
-    throw ConfigError(file + ": cannot read the machine configuration");
-  } catch (const YAML::Exception& e) {
-    throw ConfigError(file + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax error: " + e.msg);
+    // walk() reports a key given twice with its parameter path; every map of a configuration passes it.
+    root = yaml_file::load_single_document(path, "machine configuration", false);
+  } catch (const yaml_file::YamlFileError& e) {
+    throw ConfigError(yaml_file::located(path, e));
   }
   if (!root.IsMap()) throw ConfigError(file + ": a machine configuration is a map of sections");
   MachineConfig config;

@@ -25,6 +25,7 @@ struct ParamSpec {
   double min = 0, max = 0;
   std::vector<const char*> choices;  // Kind::choice
   const char* doc = "";
+  bool power_of_two = false;  // unsigned_int: the components index with masks and shifts
 };
 
 // Every parameter the machine model understands.
@@ -53,6 +54,11 @@ class MachineConfig {
   std::string overrides_;  // "--set l2.banks=3, ..." after the file was read
   bool loading_ = false;
 };
+
+// A unit's refusal (std::invalid_argument) during a timing run, attributed truthfully: to --rtl only for what
+// the selected RTL twins refuse (their messages name RTL or the permutation unit), else to the configuration
+// `origin` (MachineConfig::origin()).
+std::string attribute_unit_refusal(const std::string& what, bool rtl_selected, const std::string& origin);
 
 // The parameter reference as a markdown table, generated from schema().
 std::string schema_markdown();

@@ -7,6 +7,9 @@ namespace simtlm::config {
 namespace {
 using K = ParamSpec::Kind;
 constexpr double kBig = 1e12;
+// Every line of every cache is allocated up front (32 bytes of tag state each); 256 MiB of 32-byte lines is
+// 8 Mi lines, 256 MB of host memory.
+constexpr double kMaxL2Bytes = double(1 << 28);
 }  // namespace
 
 const std::vector<ParamSpec>& schema() {
@@ -28,7 +31,14 @@ const std::vector<ParamSpec>& schema() {
       {"gpu.shared_bytes_per_sm", K::unsigned_int, "49152", 0, 1 << 24, {}, "shared memory per SM, bytes"},
 
       {"core.warp_size", K::unsigned_int, "32", 32, 32, {}, "threads per warp (PTX fixes it at 32)"},
-      {"core.simd_width", K::unsigned_int, "32", 1, 64, {}, "lanes of the SIMD pipeline"},
+      {"core.simd_width",
+       K::unsigned_int,
+       "32",
+       8,
+       64,
+       {},
+       "lanes of the SIMD pipeline (the majority, permutation and compaction units exist at 8 to 64 lanes)",
+       true},
       {"core.issue_width", K::unsigned_int, "1", 1, 8, {}, "warp instructions issued per SM per cycle"},
       {"core.scheduler",
        K::choice,
@@ -183,15 +193,61 @@ const std::vector<ParamSpec>& schema() {
       {"lsu.segment_bytes", K::choice, "128", 0, 0, {"32", "64", "128"}, "coalescing segment size"},
       {"lsu.shared_latency", K::unsigned_int, "20", 1, 1000, {}, "shared-memory access latency, cycles"},
       {"lsu.shared_banks", K::unsigned_int, "32", 1, 64, {}, "shared-memory banks (4-byte wide)"},
+      {"lsu.max_loads",
+       K::unsigned_int,
+       "256",
+       1,
+       65536,
+       {},
+       "read requests (stack fills included) in flight below one SM's load/store unit before it stalls "
+       "memory instructions: 32 MSHRs x 8 merged requests, the Fermi L1 of GPGPU-Sim's GTX 480 "
+       "configuration (dl1 A:32:8)"},
+      {"lsu.store_buffer",
+       K::unsigned_int,
+       "64",
+       1,
+       65536,
+       {},
+       "write requests (stack spills included) in flight below one SM's load/store unit before it stalls "
+       "memory instructions; no public figure: large enough that no committed workload waits on it"},
+      {"lsu.atomic_queue",
+       K::unsigned_int,
+       "32",
+       1,
+       65536,
+       {},
+       "atomic requests in flight below one SM's load/store unit before it stalls memory instructions: "
+       "the L1's 32 MSHRs, which atomics passing the L1 hold"},
 
       {"l1.enabled", K::boolean, "true", 0, 0, {}, "per-SM L1 data cache present"},
-      {"l1.size_bytes", K::unsigned_int, "32768", 1024, 1 << 24, {}, "capacity"},
+      {"l1.size_bytes",
+       K::unsigned_int,
+       "32768",
+       1024,
+       1 << 20,
+       {},
+       "capacity; at most 1 MiB, as every SM keeps a tag entry per line (1,024 SMs of 1 MiB in 32-byte lines "
+       "hold 1 GiB of tags)"},
       {"l1.assoc", K::unsigned_int, "8", 1, 256, {}, "ways"},
-      {"l1.line_bytes", K::unsigned_int, "128", 32, 1024, {}, "line size"},
-      {"l1.sector_bytes", K::unsigned_int, "32", 32, 1024, {}, "sector size (fill granularity)"},
+      {"l1.line_bytes", K::unsigned_int, "128", 32, 1024, {}, "line size", true},
+      {"l1.sector_bytes", K::unsigned_int, "32", 32, 1024, {}, "sector size (fill granularity)", true},
       {"l1.banks", K::unsigned_int, "4", 1, 64, {}, "banks"},
       {"l1.hit_latency", K::unsigned_int, "20", 1, 1000, {}, "hit latency, cycles"},
       {"l1.mshrs", K::unsigned_int, "32", 1, 4096, {}, "miss status holding registers"},
+      {"l1.mshr_merge",
+       K::unsigned_int,
+       "8",
+       1,
+       4096,
+       {},
+       "requests merged on one MSHR before a further miss to its line waits (GPGPU-Sim GTX 480 dl1: 8)"},
+      {"l1.write_buffer",
+       K::unsigned_int,
+       "16",
+       1,
+       4096,
+       {},
+       "writes outstanding below the L1 before it refuses further stores (back-pressure)"},
       {"l1.write_policy",
        K::choice,
        "write_through",
@@ -212,11 +268,25 @@ const std::vector<ParamSpec>& schema() {
       {"interconnect.queue_depth", K::unsigned_int, "8", 1, 4096, {}, "requests buffered per port"},
 
       {"l2.banks", K::unsigned_int, "2", 1, 256, {}, "L2 banks, interleaved by line address"},
-      {"l2.size_bytes", K::unsigned_int, "262144", 4096, kBig, {}, "total capacity (all banks)"},
+      {"l2.size_bytes",
+       K::unsigned_int,
+       "262144",
+       4096,
+       kMaxL2Bytes,
+       {},
+       "total capacity (all banks); at most 256 MiB, as the model keeps a tag entry per line"},
       {"l2.assoc", K::unsigned_int, "16", 1, 256, {}, "ways"},
-      {"l2.line_bytes", K::unsigned_int, "128", 32, 1024, {}, "line size"},
+      {"l2.line_bytes", K::unsigned_int, "128", 32, 1024, {}, "line size", true},
       {"l2.latency", K::unsigned_int, "100", 1, 10000, {}, "lookup latency, cycles"},
       {"l2.mshrs", K::unsigned_int, "64", 1, 4096, {}, "MSHRs per bank"},
+      {"l2.mshr_merge", K::unsigned_int, "8", 1, 4096, {}, "requests merged on one MSHR per bank"},
+      {"l2.write_buffer",
+       K::unsigned_int,
+       "16",
+       1,
+       4096,
+       {},
+       "writes outstanding below one L2 bank (to DRAM) before it refuses further stores"},
       {"l2.atomic_cycles",
        K::unsigned_int,
        "9",
@@ -250,14 +320,19 @@ const std::vector<ParamSpec>& schema() {
        1000,
        kBig,
        {},
-       "cycles without any progress before a deadlock or stuck request is reported"},
+       "cycles in which no instruction issues and no memory request is accepted or answered anywhere "
+       "before the run is reported as stuck (a request waiting behind a moving queue is progress)"},
       {"run.max_cycles",
        K::unsigned_int,
-       "0",
+       "4000000",
        0,
        kBig,
        {},
-       "stop with an error after this many cycles; 0 = none"},
+       "stop with an error naming the kernel, its running CTAs and a warp's PC after this many cycles "
+       "of one kernel (a runaway kernel); 0 = none. 4,000,000 is about 12 times the longest committed run "
+       "and "
+       "stops an endless store, ALU or spin loop on configs/default.yaml in 3 to 11 s "
+       "(docs/timing-model.md, Errors)"},
   };
   return table;
 }

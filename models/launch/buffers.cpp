@@ -96,13 +96,17 @@ void store_real(uint8_t* dst, Type t, double v) {
   }
 }
 
-// Integer types receive v rounded to nearest and clamped to the type's range.
+// Integer types receive v rounded to nearest and clamped to the type's range (normal samples only: other
+// initialisations are exact and range-checked).
 void store_number(uint8_t* dst, Type t, double v) {
   if (is_float(t)) return store_real(dst, t, v);
   const unsigned bits = element_bytes(t) * 8;
   const bool is_signed = t == Type::s8 || t == Type::s16 || t == Type::s32 || t == Type::s64;
   const double lo = is_signed ? -std::ldexp(1.0, int(bits) - 1) : 0.0;
-  const double hi = is_signed ? std::ldexp(1.0, int(bits) - 1) - 1 : std::ldexp(1.0, int(bits)) - 1;
+  // 2^63 - 1 and 2^64 - 1 round up to a power of two in a double, which would not convert: take the
+  // largest double below instead.
+  double hi = is_signed ? std::ldexp(1.0, int(bits) - 1) - 1 : std::ldexp(1.0, int(bits)) - 1;
+  if (bits == 64) hi = std::nextafter(hi, 0.0);
   const double r = std::nearbyint(std::fmin(std::fmax(v, lo), hi));
   if (!is_signed && r >= 0x1.0p63) return store_integer(dst, t, int64_t(uint64_t(r)));
   store_integer(dst, t, r >= 0x1.0p63 ? std::numeric_limits<int64_t>::max() : int64_t(r));
@@ -163,6 +167,40 @@ std::string encode_element(Type type, const std::string& text, uint8_t* out) {
   return "";
 }
 
+std::string exact_integer(Type type, const std::string& text, double value, __int128& out) {
+  const unsigned bits = element_bytes(type) * 8;
+  if (bits == 0) return fmt::format("type {} cannot hold a value", ptx::type_name(type));
+  bool parsed = false, too_large = false;
+  if (!text.empty()) {
+    const char* begin = text.c_str();
+    char* end = nullptr;
+    errno = 0;
+    if (text[0] == '-') {
+      const long long v = std::strtoll(begin, &end, 0);
+      out = v;
+    } else {
+      const unsigned long long v = std::strtoull(begin, &end, 0);
+      out = v;
+    }
+    parsed = *end == 0 && end != begin && errno != ERANGE;
+    too_large = *end == 0 && end != begin && errno == ERANGE;  // an integer past 64 bits, as written
+  }
+  const std::string shown = text.empty() ? fmt::format("{}", value) : text;
+  if (too_large) return fmt::format("{} does not fit in {}", shown, ptx::type_name(type));
+  if (!parsed) {
+    if (!std::isfinite(value) || std::nearbyint(value) != value)
+      return fmt::format("{} is not an integer but the buffer is {}", shown, ptx::type_name(type));
+    if (value < -0x1.0p63 || value >= 0x1.0p64)
+      return fmt::format("{} does not fit in {}", shown, ptx::type_name(type));
+    out = value < 0 ? __int128(int64_t(value)) : __int128(uint64_t(value));
+  }
+  const bool is_signed = type == Type::s8 || type == Type::s16 || type == Type::s32 || type == Type::s64;
+  const __int128 lo = is_signed ? -(__int128(1) << (bits - 1)) : 0;
+  const __int128 hi = is_signed ? (__int128(1) << (bits - 1)) - 1 : (__int128(1) << bits) - 1;
+  if (out < lo || out > hi) return fmt::format("{} does not fit in {}", shown, ptx::type_name(type));
+  return "";
+}
+
 namespace {
 
 [[noreturn]] void buffer_error(const Launch& launch, const BufferSpec& spec, const std::string& msg) {
@@ -177,11 +215,23 @@ std::vector<uint8_t> init_buffer(const Launch& launch, const BufferSpec& spec) {
   std::vector<uint8_t> out(spec.count * esize, 0);
   SplitMix64 rng(launch.seed ^ hash_name(spec.name));
   const BufferInit& init = spec.init;
+  // Symbols take their type from the PTX, so their values are range-checked here rather than at load.
+  const auto exact = [&](const std::string& text, double value, const char* key, Type type) {
+    __int128 v = 0;
+    if (const std::string error = exact_integer(type, text, value, v); !error.empty())
+      buffer_error(launch, spec, fmt::format("{}: {}", key, error));
+    return v;
+  };
   switch (init.kind) {
     case BufferInit::Kind::zeros:
       break;
     case BufferInit::Kind::value:
-      for (uint64_t i = 0; i < spec.count; ++i) store_number(&out[i * esize], spec.type, init.a);
+      if (is_float(spec.type)) {
+        for (uint64_t i = 0; i < spec.count; ++i) store_real(&out[i * esize], spec.type, init.a);
+      } else {
+        const int64_t v = int64_t(uint64_t(exact(init.a_text, init.a, "value", spec.type)));
+        for (uint64_t i = 0; i < spec.count; ++i) store_integer(&out[i * esize], spec.type, v);
+      }
       break;
     case BufferInit::Kind::random_uniform:
       if (is_float(spec.type)) {
@@ -189,8 +239,11 @@ std::vector<uint8_t> init_buffer(const Launch& launch, const BufferSpec& spec) {
           store_real(&out[i * esize], spec.type, init.a + (init.b - init.a) * rng.next_unit());
         }
       } else {
-        const int64_t lo = int64_t(init.a), hi = int64_t(init.b);
-        const uint64_t range = uint64_t(hi) - uint64_t(lo) + 1;  // 0 means the whole 64-bit range
+        const __int128 lo = exact(init.a_text, init.a, "min", spec.type);
+        const __int128 hi = exact(init.b_text, init.b, "max", spec.type);
+        if (hi < lo) buffer_error(launch, spec, "max is smaller than min");
+        // hi - lo + 1 is at most 2^64; its low 64 bits are 0 exactly for the whole 64-bit range.
+        const uint64_t range = uint64_t(hi - lo + 1);
         for (uint64_t i = 0; i < spec.count; ++i) {
           const uint64_t r = range ? rng.next_below(range) : rng.next();
           store_integer(&out[i * esize], spec.type, int64_t(uint64_t(lo) + r));
@@ -208,7 +261,8 @@ std::vector<uint8_t> init_buffer(const Launch& launch, const BufferSpec& spec) {
           store_real(&out[i * esize], spec.type, init.a + double(i) * init.b);
       } else {
         // Integer sequences wrap like the element type would, independent of double precision.
-        const uint64_t start = uint64_t(int64_t(init.a)), step = uint64_t(int64_t(init.b));
+        const uint64_t start = uint64_t(exact(init.a_text, init.a, "sequence.start", spec.type));
+        const uint64_t step = uint64_t(exact(init.b_text, init.b, "sequence.step", Type::s64));
         for (uint64_t i = 0; i < spec.count; ++i)
           store_integer(&out[i * esize], spec.type, int64_t(start + i * step));
       }

@@ -18,6 +18,10 @@ unsigned element_bytes(ptx::Type type);
 // hex floats, inf, -inf, nan, parsed straight to the type). Returns "" or what is wrong.
 std::string encode_element(ptx::Type type, const std::string& text, uint8_t* out);
 
+// The exact integer `text` (decimal or 0x; else `value` when it is integral, as for "1e3") if it lies in the
+// range of the integer type `type` (unsigned types: from 0); otherwise "" is not returned but what is wrong.
+std::string exact_integer(ptx::Type type, const std::string& text, double value, __int128& out);
+
 // splitmix64: tiny, well mixed and fully specified here, so results never depend on a library.
 class SplitMix64 {
  public:

@@ -40,8 +40,11 @@ Type declared_element_type(Type t) {
   }
 }
 
+// Struct layouts hold at most a few dozen fields of at most 8 bytes: far from overflow, but checked anyway.
 uint64_t align_up(uint64_t v, uint64_t a) {
-  return (v + a - 1) / a * a;
+  uint64_t sum = 0;
+  if (__builtin_add_overflow(v, a - 1, &sum)) throw std::length_error("struct layout overflows 64 bits");
+  return sum / a * a;
 }
 
 // Natural layout of a by-value struct: each field aligned to its size, the whole padded to the largest.
@@ -61,13 +64,12 @@ uint64_t struct_bytes(const std::vector<ParamValue>& fields, std::vector<uint64_
 
 Launch with_symbol_views(const Launch& launch, const ptx::Module& module) {
   Launch view = launch;
+  const ModuleVariables variables(module);
   auto add = [&](const std::string& name, uint32_t line, const std::string& key) {
-    for (const BufferSpec& b : view.buffers) {
-      if (b.name == name) return;
-    }
-    BufferSpec spec = symbol_spec(launch, module, name, line, key);
+    if (view.find_buffer_spec(name)) return;
+    BufferSpec spec = symbol_spec(launch, variables, name, line, key);
     spec.is_symbol = true;
-    view.buffers.push_back(std::move(spec));
+    view.add_buffer(std::move(spec));
   };
   for (const SymbolSpec& s : launch.symbols) add(s.name, s.line, "symbols." + s.name);
   for (size_t k = 0; k < launch.outputs.size(); ++k) {
@@ -80,9 +82,10 @@ void add_symbol_views(const Launch& view, const ptx::Module& module,
                       const std::vector<uint64_t>& symbol_address, const ptx::GlobalMemory& memory,
                       std::map<std::string, uint64_t>& addresses,
                       std::map<std::string, std::vector<uint8_t>>& initial) {
+  const ModuleVariables variables(module);
   for (const BufferSpec& spec : view.buffers) {
     if (!spec.is_symbol) continue;
-    const uint64_t addr = symbol_address[size_t(find_module_variable(module, spec.name))];
+    const uint64_t addr = symbol_address[size_t(variables.find(spec.name))];
     std::vector<uint8_t> bytes(spec.count * element_bytes(spec.type));
     memory.read(addr, bytes.data(), bytes.size());
     addresses[spec.name] = addr;
@@ -113,27 +116,54 @@ void place_buffers(const Launch& launch, ptx::GlobalMemory& memory,
   for (const BufferSpec& spec : launch.buffers) {
     if (spec.is_symbol) continue;
     std::vector<uint8_t> bytes = init_buffer(launch, spec);
-    const uint64_t addr =
-        memory.allocate(std::max<uint64_t>(bytes.size(), 1), kBufferAlign, spec.name, spec.padding);
+    uint64_t addr = 0;
+    try {
+      addr = memory.allocate(std::max<uint64_t>(bytes.size(), 1), kBufferAlign, spec.name, spec.padding);
+    } catch (const std::length_error& e) {
+      throw LaunchError(
+          fmt::format("{}:{}: buffers.{}: {}", launch.path.string(), spec.line, spec.name, e.what()));
+    }
     if (!bytes.empty()) memory.write(addr, bytes.data(), bytes.size());
     addresses[spec.name] = addr;
     initial[spec.name] = std::move(bytes);
   }
 }
 
+namespace {
+
+bool is_module_variable(const ptx::Symbol& s) {
+  return s.function < 0 && (s.space == ptx::Space::global || s.space == ptx::Space::constant);
+}
+
+}  // namespace
+
 int find_module_variable(const ptx::Module& module, const std::string& name) {
   for (size_t k = 0; k < module.symbols.size(); ++k) {
-    const ptx::Symbol& s = module.symbols[k];
-    if (s.name == name && s.function < 0 &&
-        (s.space == ptx::Space::global || s.space == ptx::Space::constant))
-      return int(k);
+    if (module.symbols[k].name == name && is_module_variable(module.symbols[k])) return int(k);
   }
   return -1;
 }
 
+ModuleVariables::ModuleVariables(const ptx::Module& module) : module_(module) {
+  for (size_t k = 0; k < module.symbols.size(); ++k) {
+    if (is_module_variable(module.symbols[k])) index_.emplace(module.symbols[k].name, int(k));
+  }
+}
+
+int ModuleVariables::find(const std::string& name) const {
+  const auto it = index_.find(name);
+  return it == index_.end() ? -1 : it->second;
+}
+
 BufferSpec symbol_spec(const Launch& launch, const ptx::Module& module, const std::string& name,
                        uint32_t line, const std::string& key) {
-  const int index = find_module_variable(module, name);
+  return symbol_spec(launch, ModuleVariables(module), name, line, key);
+}
+
+BufferSpec symbol_spec(const Launch& launch, const ModuleVariables& variables, const std::string& name,
+                       uint32_t line, const std::string& key) {
+  const ptx::Module& module = variables.module();
+  const int index = variables.find(name);
   auto fail = [&](const std::string& msg) {
     throw LaunchError(fmt::format("{}:{}: {}: {}", launch.path.string(), line, key, msg));
   };
@@ -152,10 +182,7 @@ BufferSpec symbol_spec(const Launch& launch, const ptx::Module& module, const st
   spec.line = line;
   spec.is_symbol = true;
   spec.type = declared_element_type(sym.type);
-  const SymbolSpec* given = nullptr;
-  for (const SymbolSpec& s : launch.symbols) {
-    if (s.name == name) given = &s;
-  }
+  const SymbolSpec* given = launch.find_symbol_spec(name);
   if (given && given->type != Type::none) spec.type = given->type;
   const uint64_t esize = element_bytes(spec.type);
   spec.count = given && given->count ? given->count : sym.size / esize;
@@ -172,18 +199,38 @@ std::vector<uint64_t> place_symbols(const Launch& launch, const ptx::Module& mod
                                     std::map<std::string, std::vector<uint8_t>>& initial,
                                     std::set<std::string>& initialised) {
   std::vector<uint64_t> address(module.symbols.size(), 0);
+  uint64_t total = 0;
+  for (const BufferSpec& spec : launch.buffers) {
+    if (!spec.is_symbol) total += spec.count * element_bytes(spec.type);  // load_launch bounded the sum
+  }
   for (size_t k = 0; k < module.symbols.size(); ++k) {
     const ptx::Symbol& sym = module.symbols[k];
     if ((sym.space != ptx::Space::global && sym.space != ptx::Space::constant) || sym.size == 0) continue;
-    const uint64_t addr = memory.allocate(sym.size, std::max<uint64_t>(sym.align, kBufferAlign), sym.name);
+    const auto fail = [&](const std::string& what) {
+      throw LaunchError(fmt::format("{}: module variable {} ({}:{}, {} bytes): {}", launch.path.string(),
+                                    sym.name, module.path, sym.line, sym.size, what));
+    };
+    if (__builtin_add_overflow(total, sym.size, &total) || total > kMaxLaunchBytes) {
+      fail(fmt::format(
+          "with the buffers and earlier module variables it exceeds the limit of {} bytes (2 GiB) "
+          "of a launch",
+          kMaxLaunchBytes));
+    }
+    uint64_t addr = 0;
+    try {
+      addr = memory.allocate(sym.size, std::max<uint64_t>(sym.align, kBufferAlign), sym.name);
+    } catch (const std::exception& e) {
+      fail(e.what());
+    }
     if (!sym.init.empty()) memory.write(addr, sym.init.data(), std::min<uint64_t>(sym.init.size(), sym.size));
     address[k] = addr;
   }
   if (!apply_specs) return address;
+  const ModuleVariables variables(module);
   for (const SymbolSpec& given : launch.symbols) {
-    const BufferSpec spec = symbol_spec(launch, module, given.name, given.line, "symbols." + given.name);
+    const BufferSpec spec = symbol_spec(launch, variables, given.name, given.line, "symbols." + given.name);
     std::vector<uint8_t> bytes = init_buffer(launch, spec);
-    const uint64_t addr = address[size_t(find_module_variable(module, given.name))];
+    const uint64_t addr = address[size_t(variables.find(given.name))];
     memory.write(addr, bytes.data(), bytes.size());
     initial[given.name] = std::move(bytes);
     initialised.insert(given.name);
@@ -274,10 +321,7 @@ void write_scalar(const Launch& launch, const ParamValue& v, Type type, uint32_t
       std::memset(dst, 0, 8);
       return;
     case ParamValue::Kind::buffer: {
-      const BufferSpec* spec = nullptr;
-      for (const BufferSpec& b : launch.buffers) {
-        if (b.name == v.buffer) spec = &b;
-      }
+      const BufferSpec* spec = launch.find_buffer_spec(v.buffer);
       const uint64_t bytes = spec->count * element_bytes(spec->type);
       int64_t offset = v.offset.empty()
                            ? 0

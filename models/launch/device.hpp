@@ -9,6 +9,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "models/launch/launch.hpp"
@@ -40,9 +41,26 @@ void place_buffers(const Launch& launch, ptx::GlobalMemory& memory,
                    std::map<std::string, uint64_t>& addresses,
                    std::map<std::string, std::vector<uint8_t>>& initial);
 
+// The module-scope global/const variables of a module by name, built once so that looking up every
+// symbols: entry does not rescan the module (lookups only: nothing iterates the hash map).
+class ModuleVariables {
+ public:
+  explicit ModuleVariables(const ptx::Module& module);
+  const ptx::Module& module() const { return module_; }
+  // The index in Module::symbols of variable `name` (the first declared), or -1.
+  int find(const std::string& name) const;
+
+ private:
+  const ptx::Module& module_;
+  std::unordered_map<std::string, int> index_;
+};
+
 // The element type and count of module variable `name` as the launch file sees it: the symbols: entry's
 // type and count when given (checked against the declaration's size), else from the PTX declaration.
 // Throws LaunchError at `line` naming `key` when the module has no such global or const variable.
+BufferSpec symbol_spec(const Launch& launch, const ModuleVariables& variables, const std::string& name,
+                       uint32_t line, const std::string& key);
+// As above for a single lookup (indexes the module first).
 BufferSpec symbol_spec(const Launch& launch, const ptx::Module& module, const std::string& name,
                        uint32_t line, const std::string& key);
 

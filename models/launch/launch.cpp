@@ -10,20 +10,28 @@
 #include <cmath>
 #include <set>
 
+#include "models/config/yaml_file.hpp"
 #include "models/launch/buffers.hpp"
 #include "models/launch/launch_reader.hpp"
 #include "models/ptx/call_link.hpp"
 
 namespace simtlm::launch::detail {
 
-ptx::Dim3 read_dim3(const Reader& r, const YAML::Node& n, const std::string& path) {
+ptx::Dim3 read_dim3(const Reader& r, const YAML::Node& n, const std::string& path,
+                    const std::array<uint32_t, 3>& limits) {
   if (!n.IsSequence() || n.size() < 1 || n.size() > 3) {
     r.fail(n, path, "expected a list of 1 to 3 positive integers, e.g. [16, 16, 1]");
   }
   uint32_t v[3] = {1, 1, 1};
   for (size_t i = 0; i < n.size(); ++i) {
-    v[i] = uint32_t(r.unsigned_int(n[i], fmt::format("{}[{}]", path, i), UINT32_MAX));
-    if (v[i] == 0) r.fail(n[i], fmt::format("{}[{}]", path, i), "must be at least 1");
+    const std::string key = fmt::format("{}[{}]", path, i);
+    const uint64_t value = r.unsigned_int(n[i], key);
+    if (value == 0) r.fail(n[i], key, "must be at least 1");
+    if (value > limits[i]) {
+      r.fail(n[i], key,
+             fmt::format("{} exceeds CUDA's limit of {} for {}.{}", value, limits[i], path, "xyz"[i]));
+    }
+    v[i] = uint32_t(value);
   }
   return {v[0], v[1], v[2]};
 }
@@ -32,16 +40,12 @@ bool is_integer_type(ptx::Type t) {
   return t != ptx::Type::f32 && t != ptx::Type::f64;
 }
 
-// Integer element types take only integral init values within their range.
+// Integer element types take only integral init values within their range, exactly as written.
 void check_value_fits(const Reader& r, const YAML::Node& n, const std::string& path, ptx::Type t, double v) {
-  if (t == ptx::Type::none || !is_integer_type(t)) return;  // none: a symbol's type comes from the PTX
-  if (std::nearbyint(v) != v)
-    r.fail(n, path, fmt::format("{} is not an integer but the buffer is {}", v, ptx::type_name(t)));
-  const unsigned bits = element_bytes(t) * 8;
-  const bool is_signed = ptx::type_is_signed(t);
-  const double lo = is_signed ? -std::ldexp(1.0, int(bits) - 1) : 0.0;
-  const double hi = is_signed ? std::ldexp(1.0, int(bits) - 1) - 1 : std::ldexp(1.0, int(bits)) - 1;
-  if (v < lo || v > hi) r.fail(n, path, fmt::format("{} does not fit in {}", v, ptx::type_name(t)));
+  if (t == ptx::Type::none || !is_integer_type(t)) return;  // none: checked by init_buffer, from the PTX
+  __int128 exact = 0;
+  if (const std::string error = exact_integer(t, n.Scalar(), v, exact); !error.empty())
+    r.fail(n, path, error);
 }
 
 BufferInit read_init(const Reader& r, const YAML::Node& n, const std::string& path, ptx::Type type) {
@@ -59,6 +63,8 @@ BufferInit read_init(const Reader& r, const YAML::Node& n, const std::string& pa
       init.kind = BufferInit::Kind::random_uniform;
       init.a = r.number(r.required(n, path, "min"), path + ".min");
       init.b = r.number(r.required(n, path, "max"), path + ".max");
+      init.a_text = n["min"].Scalar();
+      init.b_text = n["max"].Scalar();
       check_value_fits(r, n["min"], path + ".min", type, init.a);
       check_value_fits(r, n["max"], path + ".max", type, init.b);
       if (init.b < init.a) r.fail(n["max"], path + ".max", "max is smaller than min");
@@ -79,7 +85,14 @@ BufferInit read_init(const Reader& r, const YAML::Node& n, const std::string& pa
     init.kind = BufferInit::Kind::sequence;
     init.a = s["start"] ? r.number(s["start"], sp + ".start") : 0.0;
     init.b = s["step"] ? r.number(s["step"], sp + ".step") : 1.0;
+    if (s["start"]) init.a_text = s["start"].Scalar();
+    if (s["step"]) init.b_text = s["step"].Scalar();
     if (s["start"]) check_value_fits(r, s["start"], sp + ".start", type, init.a);
+    if (s["step"] && type != ptx::Type::none && is_integer_type(type)) {
+      __int128 step = 0;
+      if (const std::string error = exact_integer(ptx::Type::s64, init.b_text, init.b, step); !error.empty())
+        r.fail(s["step"], sp + ".step", error);
+    }
     if (s["step"] && type != ptx::Type::none && is_integer_type(type) && std::nearbyint(init.b) != init.b) {
       r.fail(s["step"], sp + ".step", "an integer buffer needs an integer step");
     }
@@ -87,6 +100,7 @@ BufferInit read_init(const Reader& r, const YAML::Node& n, const std::string& pa
     r.require_map(n, path, {"value"});
     init.kind = BufferInit::Kind::value;
     init.a = r.number(n["value"], path + ".value");
+    init.a_text = n["value"].Scalar();
     check_value_fits(r, n["value"], path + ".value", type, init.a);
   } else if (n["file"]) {
     r.require_map(n, path, {"file"});
@@ -128,7 +142,6 @@ BufferSpec read_buffer(const Reader& r, const YAML::Node& key, const YAML::Node&
   const YAML::Node count = r.required(n, path, "count");
   spec.count = r.unsigned_int(count, path + ".count");
   // The host holds every buffer (and a copy for the reference): keep a typo from exhausting its memory.
-  constexpr uint64_t kMaxBufferBytes = uint64_t(1) << 30;
   if (spec.count > kMaxBufferBytes / element_bytes(spec.type)) {
     r.fail(count, path + ".count",
            fmt::format("{} {} elements exceed the 1 GiB limit of a buffer", spec.count,
@@ -155,10 +168,22 @@ BufferSpec read_buffer(const Reader& r, const YAML::Node& key, const YAML::Node&
 }
 
 bool has_buffer(const Launch& launch, const std::string& name) {
-  for (const auto& b : launch.buffers) {
-    if (b.name == name) return true;
+  return launch.find_buffer_spec(name) != nullptr;
+}
+
+std::string checked_name(const Reader& r, const YAML::Node& n, const std::string& path) {
+  const std::string name = r.string(n, path);
+  if (!is_identifier(name)) {
+    std::string shown;
+    for (const char c : name.substr(0, kMaxNameLength))
+      shown += std::isprint(static_cast<unsigned char>(c)) ? std::string(1, c)
+                                                           : fmt::format("\\x{:02x}", uint8_t(c));
+    r.fail(n, path,
+           fmt::format("'{}{}' is not a name: buffer, symbol and output names are C identifiers "
+                       "([A-Za-z_][A-Za-z0-9_]*, at most {} characters), as they become file names",
+                       shown, name.size() > kMaxNameLength ? "..." : "", kMaxNameLength));
   }
-  return false;
+  return name;
 }
 
 std::string buffer_name(const Reader& r, const YAML::Node& n, const std::string& path, const Launch& launch) {
@@ -191,11 +216,9 @@ void read_expect(const Reader& r, const YAML::Node& n, Launch& launch) {
     if (kv.second["tolerance_ulp"]) {
       e.tolerance_ulp =
           uint32_t(r.unsigned_int(kv.second["tolerance_ulp"], path + ".tolerance_ulp", UINT32_MAX));
-      for (const auto& b : launch.buffers) {
-        if (b.name == e.buffer && is_integer_type(b.type) && e.tolerance_ulp) {
-          r.fail(kv.second["tolerance_ulp"], path + ".tolerance_ulp",
-                 "only f32 and f64 buffers take a tolerance");
-        }
+      if (is_integer_type(launch.find_buffer_spec(e.buffer)->type) && e.tolerance_ulp) {
+        r.fail(kv.second["tolerance_ulp"], path + ".tolerance_ulp",
+               "only f32 and f64 buffers take a tolerance");
       }
       if (!e.sha256.empty() && e.tolerance_ulp) {
         r.fail(kv.second["tolerance_ulp"], path + ".tolerance_ulp", "a sha256 check is always exact");
@@ -214,19 +237,11 @@ using namespace detail;
 
 Launch load_launch(const std::filesystem::path& path) {
   Reader r(path);
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    throw LaunchError(fmt::format("{}: no such launch file", path.string()));
-  }
   YAML::Node loaded;
   try {
-    loaded = YAML::LoadFile(path.string());
-  } catch (const YAML::BadFile&) {
-    throw LaunchError(fmt::format("{}: cannot open launch file", path.string()));
-  } catch (const YAML::ParserException& e) {
-    throw LaunchError(fmt::format("{}:{}: YAML syntax error: {}", path.string(), e.mark.line + 1, e.msg));
-  } catch (const std::exception& e) {
-    throw LaunchError(fmt::format("{}: cannot read launch file: {}", path.string(), e.what()));
+    loaded = yaml_file::load_single_document(path, "launch file");
+  } catch (const yaml_file::YamlFileError& e) {
+    throw LaunchError(yaml_file::located(path, e));
   }
   // Read through a const view: yaml-cpp's non-const operator[] may insert the keys it is asked about.
   const YAML::Node& root = loaded;
@@ -247,12 +262,12 @@ Launch load_launch(const std::filesystem::path& path) {
   launch.ptx = r.existing_file(r.required(root, "", "ptx"), "ptx");
   if (!sequence) {
     launch.kernel = r.string(r.required(root, "", "kernel"), "kernel");
-    launch.grid = read_dim3(r, r.required(root, "", "grid"), "grid");
-    launch.block = read_dim3(r, r.required(root, "", "block"), "block");
-    if (launch.block.count() > 1024) {
-      r.fail(root["block"], "block",
-             fmt::format("{} threads per block exceed the limit of 1024", launch.block.count()));
-    }
+    launch.grid = read_dim3(r, r.required(root, "", "grid"), "grid", kMaxGridDims);
+    launch.block = read_dim3(r, r.required(root, "", "block"), "block", kMaxBlockDims);
+    if (const std::string bad = block_limit_violation(launch.block); !bad.empty())
+      r.fail(root["block"], "block", bad);
+    if (const std::string bad = grid_limit_violation(launch.grid, launch.block); !bad.empty())
+      r.fail(root["grid"], "grid", bad);
     if (root["shared_bytes"]) {
       launch.shared_bytes = uint32_t(r.unsigned_int(root["shared_bytes"], "shared_bytes", 1u << 20));
     }
@@ -292,14 +307,26 @@ Launch load_launch(const std::filesystem::path& path) {
   if (const YAML::Node buffers = root["buffers"]) {
     if (!buffers.IsMap())
       r.fail(buffers, "buffers", "expected a map from buffer names to {type, count, init}");
+    if (buffers.size() > kMaxBuffers) {
+      r.fail(buffers, "buffers",
+             fmt::format("{} buffers exceed the limit of {} per launch file", buffers.size(), kMaxBuffers));
+    }
+    uint64_t total_bytes = 0;
     for (const auto& kv : buffers) {
-      const std::string name = kv.first.Scalar();
-      if (name.empty() || has_buffer(launch, name))
-        r.fail(kv.first, "buffers." + name, "duplicate or empty name");
+      const std::string name = checked_name(r, kv.first, "buffers");
+      if (has_buffer(launch, name)) r.fail(kv.first, "buffers." + name, "duplicate name");
       if (launch.constants.count(name))
         r.fail(kv.first, "buffers." + name,
                fmt::format("'{}' is also a constant: a parameter \"{}\" would be ambiguous", name, name));
-      launch.buffers.push_back(read_buffer(r, kv.first, kv.second, launch));
+      launch.add_buffer(read_buffer(r, kv.first, kv.second, launch));
+      const BufferSpec& added = launch.buffers.back();
+      total_bytes += added.count * element_bytes(added.type);  // each at most kMaxBufferBytes: no overflow
+      if (total_bytes > kMaxLaunchBytes) {
+        r.fail(kv.first, "buffers." + name,
+               fmt::format("the buffers up to this one take {} bytes, over the limit of {} bytes (2 GiB) for "
+                           "all buffers and module variables of a launch",
+                           total_bytes, kMaxLaunchBytes));
+      }
     }
   }
 
@@ -321,13 +348,85 @@ Launch load_launch(const std::filesystem::path& path) {
     for (size_t i = 0; i < outputs.size(); ++i) {
       const std::string key = fmt::format("outputs[{}]", i);
       // Module symbols are only known once the PTX is loaded: the session checks those names.
-      const std::string name = r.string(outputs[i], key);
+      const std::string name = checked_name(r, outputs[i], key);
       if (!seen.insert(name).second) r.fail(outputs[i], key, fmt::format("'{}' is listed twice", name));
       launch.outputs.push_back(name);
     }
   }
   if (const YAML::Node expect = root["expect"]) read_expect(r, expect, launch);
   return launch;
+}
+
+bool is_identifier(const std::string& name) {
+  if (name.empty() || name.size() > kMaxNameLength) return false;
+  if (!(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) return false;
+  for (const char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x80 || !(std::isalnum(u) || c == '_')) return false;
+  }
+  return true;
+}
+
+std::string block_limit_violation(const ptx::Dim3& block) {
+  const uint32_t dims[3] = {block.x, block.y, block.z};
+  for (size_t i = 0; i < 3; ++i) {
+    if (dims[i] > kMaxBlockDims[i])
+      return fmt::format("block.{} = {} exceeds CUDA's limit of {}", "xyz"[i], dims[i], kMaxBlockDims[i]);
+  }
+  if (block.count() > kMaxBlockThreads)
+    return fmt::format("{} threads per block exceed the limit of {}", block.count(), kMaxBlockThreads);
+  return "";
+}
+
+std::string grid_limit_violation(const ptx::Dim3& grid, const ptx::Dim3& block) {
+  const uint32_t dims[3] = {grid.x, grid.y, grid.z};
+  for (size_t i = 0; i < 3; ++i) {
+    if (dims[i] > kMaxGridDims[i])
+      return fmt::format("grid.{} = {} exceeds CUDA's limit of {}", "xyz"[i], dims[i], kMaxGridDims[i]);
+  }
+  uint64_t ctas = 0, threads = 0;
+  const bool ctas_overflow = __builtin_mul_overflow(uint64_t(grid.x) * grid.y, uint64_t(grid.z), &ctas);
+  if (ctas_overflow || ctas > kMaxGridCtas) {
+    return fmt::format("{} x {} x {} CTAs exceed the limit of {} CTAs per launch", grid.x, grid.y, grid.z,
+                       kMaxGridCtas);
+  }
+  if (__builtin_mul_overflow(ctas, block.count(), &threads) || threads > kMaxGridThreads) {
+    return fmt::format("{} CTAs of {} threads exceed the limit of {} threads per launch", ctas, block.count(),
+                       kMaxGridThreads);
+  }
+  return "";
+}
+
+void Launch::add_buffer(BufferSpec spec) {
+  buffer_index[spec.name] = buffers.size();
+  buffers.push_back(std::move(spec));
+}
+
+const BufferSpec* Launch::find_buffer_spec(const std::string& name) const {
+  if (buffer_index.size() == buffers.size()) {
+    const auto it = buffer_index.find(name);
+    return it == buffer_index.end() ? nullptr : &buffers[it->second];
+  }
+  for (const BufferSpec& b : buffers) {
+    if (b.name == name) return &b;
+  }
+  return nullptr;
+}
+
+void Launch::add_symbol(SymbolSpec spec) {
+  symbol_index[spec.name] = symbols.size();
+  symbols.push_back(std::move(spec));
+}
+
+const SymbolSpec* Launch::find_symbol_spec(const std::string& name) const {
+  if (symbol_index.size() == symbols.size()) {
+    const auto it = symbol_index.find(name);
+    return it == symbol_index.end() ? nullptr : &symbols[it->second];
+  }
+  for (const SymbolSpec& s : symbols) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
 }
 
 }  // namespace simtlm::launch

@@ -7,12 +7,37 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "models/ptx/functional.hpp"
 #include "models/ptx/ir.hpp"
 
 namespace simtlm::launch {
+
+// Limits on what a launch file asks of the host (docs/launch-files.md, "Limits"). Checked at load time (and,
+// for expressions of a sequence, when the launch is planned) with the file and line.
+inline constexpr size_t kMaxNameLength = 128;     // buffer, symbol and output names
+inline constexpr uint64_t kMaxBuffers = 100'000;  // buffers and symbols: entries of one launch file, together
+inline constexpr uint64_t kMaxBufferBytes = uint64_t(1) << 30;  // one buffer or symbol
+// All buffers and module variables together: the host holds each, its initial copy and the reference's.
+inline constexpr uint64_t kMaxLaunchBytes = uint64_t(1) << 31;
+inline constexpr uint64_t kMaxGridCtas = uint64_t(1) << 32;     // CTAs of one kernel launch
+inline constexpr uint64_t kMaxGridThreads = uint64_t(1) << 40;  // threads of one kernel launch
+// CUDA's limits on each dimension of a block and a grid, and on threads per block: a kernel that runs here
+// must launch on a GPU, and bounded dimensions keep every product of them far from 64 bits.
+inline constexpr std::array<uint32_t, 3> kMaxBlockDims = {1024, 1024, 64};
+inline constexpr uint64_t kMaxBlockThreads = 1024;
+inline constexpr std::array<uint32_t, 3> kMaxGridDims = {2147483647, 65535, 65535};
+
+// Names that become file names (outputs) or appear in expressions are C identifiers of at most
+// kMaxNameLength characters: never a path, never empty, no control characters.
+bool is_identifier(const std::string& name);
+// "" or why the block exceeds kMaxBlockDims or kMaxBlockThreads.
+std::string block_limit_violation(const ptx::Dim3& block);
+// "" or why the grid and block exceed kMaxGridDims, kMaxGridCtas or kMaxGridThreads (products checked for
+// overflow).
+std::string grid_limit_violation(const ptx::Dim3& grid, const ptx::Dim3& block);
 
 // "launch.yaml:12: buffers.image.count: expected an unsigned integer"
 class LaunchError : public std::runtime_error {
@@ -24,6 +49,8 @@ struct BufferInit {
   enum class Kind { zeros, value, random_uniform, random_normal, sequence, file, values } kind = Kind::zeros;
   double a = 0,
          b = 0;  // value: a; uniform: [min=a, max=b]; normal: mean=a, stddev=b; sequence: start=a, step=b
+  // a and b as written: integer element types take them exactly (2^64 - 1 has no double).
+  std::string a_text, b_text;
   std::filesystem::path file;       // .bin, .npy or binary .pgm
   std::vector<std::string> values;  // values: element 0, 1, ... as written (the rest are zero)
 };
@@ -116,7 +143,8 @@ struct Launch {
   ptx::Dim3 grid, block;
   uint32_t shared_bytes = 0;
   uint64_t seed = 1;
-  std::vector<BufferSpec> buffers;  // in file order
+  std::vector<BufferSpec> buffers;  // in file order; add with add_buffer so the index stays whole
+  std::unordered_map<std::string, size_t> buffer_index;  // name -> position in buffers
   std::vector<ParamValue> params;
   std::vector<std::string> outputs;
   std::vector<std::string> images;  // outputs also written as .pgm/.png (image: {width, height} in the spec)
@@ -127,10 +155,17 @@ struct Launch {
   uint32_t call_stack_bytes = 0;    // per-thread call stack of kernels that call .funcs; 0 = default
   // Sequences (a `launches:` list) and their device state; a single-launch file has no steps.
   std::vector<Step> steps;
-  std::vector<SymbolSpec> symbols;
-  std::map<std::string, int64_t> constants;  // names usable in expressions
+  std::vector<SymbolSpec> symbols;                       // in file order; add with add_symbol
+  std::unordered_map<std::string, size_t> symbol_index;  // name -> position in symbols (lookups only)
+  std::map<std::string, int64_t> constants;              // names usable in expressions
   ptx::OutOfBounds out_of_bounds = ptx::OutOfBounds::error;
   bool is_sequence() const { return !steps.empty(); }
+  void add_buffer(BufferSpec spec);
+  // The buffer (or symbol view) named `name`, or nullptr; by the index unless buffers was filled directly.
+  const BufferSpec* find_buffer_spec(const std::string& name) const;
+  void add_symbol(SymbolSpec spec);
+  // The symbols: entry named `name`, or nullptr; by the index unless symbols was filled directly.
+  const SymbolSpec* find_symbol_spec(const std::string& name) const;
 };
 
 Launch load_launch(const std::filesystem::path& path);

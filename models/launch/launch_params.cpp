@@ -31,7 +31,7 @@ bool is_real_literal(const std::string& text) {
 // "data", "data+256", "data + i*16", "data+1024B": the buffer and its offset, when text names a buffer.
 bool read_buffer_reference(const Reader& r, const YAML::Node& n, const std::string& path,
                            const Launch& launch, const std::string& text, ParamValue& p) {
-  if (has_buffer(launch, text)) {  // any buffer name, even one that is not an identifier
+  if (has_buffer(launch, text)) {  // a bare buffer name
     p.kind = ParamValue::Kind::buffer;
     p.buffer = text;
     return true;

@@ -100,6 +100,8 @@ class Reader {
 
 BufferInit read_init(const Reader& r, const YAML::Node& n, const std::string& path, ptx::Type type);
 bool has_buffer(const Launch& launch, const std::string& name);
+// The string at n, which must be an identifier (is_identifier): names become file names.
+std::string checked_name(const Reader& r, const YAML::Node& n, const std::string& path);
 // A parameter: buffer (with an optional offset), number, expression in i, null, struct or raw bytes.
 ParamValue read_param(const Reader& r, const YAML::Node& n, const std::string& path, const Launch& launch);
 // The `launches:` list of a sequence file, `symbols:` and the constants.

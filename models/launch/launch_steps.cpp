@@ -74,11 +74,7 @@ Step read_kernel_step(const Reader& r, const YAML::Node& n, const std::string& p
 }
 
 bool names_data(const Launch& launch, const std::string& name) {
-  if (has_buffer(launch, name)) return true;
-  for (const SymbolSpec& s : launch.symbols) {
-    if (s.name == name) return true;
-  }
-  return false;
+  return has_buffer(launch, name) || launch.find_symbol_spec(name) != nullptr;
 }
 
 UntilSpec read_until(const Reader& r, const YAML::Node& n, const std::string& path) {
@@ -185,9 +181,14 @@ std::vector<Step> read_steps(const Reader& r, const YAML::Node& n, const std::st
 
 void read_symbols(const Reader& r, const YAML::Node& n, Launch& launch) {
   if (!n.IsMap()) r.fail(n, "symbols", "expected a map from module variable names to {init: ...}");
+  if (launch.buffers.size() + n.size() > kMaxBuffers) {
+    r.fail(n, "symbols",
+           fmt::format("{} buffers and {} symbols exceed the limit of {} buffers and symbols per launch file",
+                       launch.buffers.size(), n.size(), kMaxBuffers));
+  }
   for (const auto& kv : n) {
     SymbolSpec spec;
-    spec.name = kv.first.Scalar();
+    spec.name = checked_name(r, kv.first, "symbols");
     spec.line = Reader::line_of(kv.first);
     const std::string path = "symbols." + spec.name;
     if (names_data(launch, spec.name)) r.fail(kv.first, path, "the name is already a buffer or a symbol");
@@ -203,7 +204,7 @@ void read_symbols(const Reader& r, const YAML::Node& n, Launch& launch) {
       if (spec.count == 0) r.fail(kv.second["count"], path + ".count", "must be at least 1");
     }
     spec.init = read_init(r, r.required(kv.second, path, "init"), path + ".init", spec.type);
-    launch.symbols.push_back(std::move(spec));
+    launch.add_symbol(std::move(spec));
   }
 }
 

@@ -7,36 +7,31 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <stdexcept>
 
 #include "models/launch/buffers.hpp"
 #include "models/launch/formats.hpp"
+#include "models/launch/output_dir.hpp"
 
 namespace simtlm::launch {
 
 namespace fs = std::filesystem;
 
 void write_file_atomic(const fs::path& path, const std::vector<uint8_t>& bytes) {
-  // The pid keeps concurrent runs writing into one directory from clobbering each other's temporaries.
+  // The pid keeps concurrent writers of one directory from clobbering each other's temporaries.
   const fs::path tmp = path.string() + fmt::format(".tmp{}", ::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(fmt::format("cannot create {}", tmp.string()));
-    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-    out.close();
-    if (!out) {
-      std::error_code ignored;
-      fs::remove(tmp, ignored);
-      throw std::runtime_error(fmt::format("cannot write {}", tmp.string()));
-    }
-  }
   std::error_code ec;
+  try {
+    write_file_checked(tmp, bytes);
+  } catch (const OutputWriteError&) {
+    fs::remove(tmp, ec);
+    throw;
+  }
   fs::rename(tmp, path, ec);
   if (ec) {
     std::error_code ignored;
     fs::remove(tmp, ignored);
-    throw std::runtime_error(
+    throw OutputWriteError(
         fmt::format("cannot rename {} to {}: {}", tmp.string(), path.string(), ec.message()));
   }
 }
@@ -146,9 +141,7 @@ std::vector<uint8_t> encode_png(uint32_t width, uint32_t height, const std::vect
 }
 
 const BufferSpec& find_buffer(const Launch& launch, const std::string& name) {
-  for (const auto& b : launch.buffers) {
-    if (b.name == name) return b;
-  }
+  if (const BufferSpec* b = launch.find_buffer_spec(name)) return *b;
   throw std::runtime_error(fmt::format("no buffer named '{}'", name));
 }
 
@@ -157,23 +150,23 @@ std::vector<fs::path> write_outputs(const Launch& launch,
                                     const fs::path& dir, const OutputOptions& options) {
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec) throw std::runtime_error(fmt::format("cannot create directory {}: {}", dir.string(), ec.message()));
+  if (ec) throw OutputWriteError(fmt::format("cannot create directory {}: {}", dir.string(), ec.message()));
   std::vector<fs::path> written;
   for (const std::string& name : launch.outputs) {
     const BufferSpec& spec = find_buffer(launch, name);
     const std::vector<uint8_t>& data = buffers.at(name);
     written.push_back(dir / (name + ".bin"));
-    write_file_atomic(written.back(), data);
+    write_file_checked(written.back(), data);
     written.push_back(dir / (name + ".npy"));
-    write_file_atomic(written.back(), make_npy(spec.type, data));
+    write_file_checked(written.back(), make_npy(spec.type, data));
     const auto shape = launch.image_shape.find(name);
     if (options.images && shape != launch.image_shape.end()) {
       const auto [w, h] = shape->second;
       const std::vector<uint8_t> gray = to_gray8(spec.type, data);
       written.push_back(dir / (name + ".pgm"));
-      write_file_atomic(written.back(), encode_pgm(w, h, gray));
+      write_file_checked(written.back(), encode_pgm(w, h, gray));
       written.push_back(dir / (name + ".png"));
-      write_file_atomic(written.back(), encode_png(w, h, gray));
+      write_file_checked(written.back(), encode_png(w, h, gray));
     }
   }
   return written;

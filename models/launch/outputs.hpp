@@ -1,5 +1,5 @@
-// Writing output buffers: raw .bin, .npy and, for image buffers, .pgm and .png. Every file is written to a
-// temporary name and renamed into place, so a failure never leaves a half-written output behind.
+// Writing output buffers: raw .bin, .npy and, for image buffers, .pgm and .png. A run writes them into the
+// staging directory of its output set (output_dir.hpp), which makes them visible all at once.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,8 @@
 
 namespace simtlm::launch {
 
-// Throws std::runtime_error naming the path on any I/O failure.
+// One file written under a temporary name and renamed into place; throws OutputWriteError naming the path.
+// Within an output set, write_file_checked is enough: the set as a whole is renamed.
 void write_file_atomic(const std::filesystem::path& path, const std::vector<uint8_t>& bytes);
 
 // 8-bit grey pixels of an image buffer: u8 as is (unless stretch), other types scaled linearly from their
@@ -26,6 +27,7 @@ struct OutputOptions {
 };
 
 // Writes DIR/<name>.bin and DIR/<name>.npy (and .pgm/.png) for every output of the launch; returns the paths.
+// Throws OutputWriteError (a full disk, RLIMIT_FSIZE) naming the file.
 std::vector<std::filesystem::path> write_outputs(const Launch& launch,
                                                  const std::map<std::string, std::vector<uint8_t>>& buffers,
                                                  const std::filesystem::path& dir,

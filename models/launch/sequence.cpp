@@ -182,9 +182,8 @@ void SequenceSession::resolve_steps(const std::vector<Step>& steps) {
 
 std::pair<uint64_t, BufferSpec> SequenceSession::data_named(const std::string& name, uint32_t line,
                                                             const std::string& key) const {
-  for (const BufferSpec& b : launch_.buffers) {
-    if (b.name == name) return {addresses_.count(name) ? addresses_.at(name) : 0, b};
-  }
+  if (const BufferSpec* b = launch_.find_buffer_spec(name))
+    return {addresses_.count(name) ? addresses_.at(name) : 0, *b};
   const ptx::Module& file_module = module();
   BufferSpec spec = symbol_spec(launch_, file_module, name, line, key);
   uint64_t addr = 0;
@@ -340,10 +339,11 @@ std::unique_ptr<PlannedLaunch> SequenceSession::plan(const Step& step, int64_t i
     }
     return uint32_t(v);
   };
-  auto geometry = [&](const std::array<std::string, 3>& e, const char* name) {
-    return ptx::Dim3{value(e[0], fmt::format("{}[0]", name), 1, UINT32_MAX),
-                     value(e[1], fmt::format("{}[1]", name), 1, 65535),
-                     value(e[2], fmt::format("{}[2]", name), 1, 65535)};
+  auto geometry = [&](const std::array<std::string, 3>& e, const char* name,
+                      const std::array<uint32_t, 3>& limits) {
+    return ptx::Dim3{value(e[0], fmt::format("{}[0]", name), 1, limits[0]),
+                     value(e[1], fmt::format("{}[1]", name), 1, limits[1]),
+                     value(e[2], fmt::format("{}[2]", name), 1, limits[2])};
   };
   auto p = std::make_unique<PlannedLaunch>();
   p->step = &step;
@@ -356,16 +356,16 @@ std::unique_ptr<PlannedLaunch> SequenceSession::plan(const Step& step, int64_t i
   ptx::LaunchContext& c = *p->context;
   c.module = r.module;
   c.kernel = r.kernel;
-  c.grid = geometry(step.grid, "grid");
-  c.block = geometry(step.block, "block");
-  if (c.block.count() > 1024) {
-    throw LaunchError(
-        fmt::format("{}: {} threads per block (i = {}) exceed the limit of 1024", where, c.block.count(), i));
-  }
+  c.grid = geometry(step.grid, "grid", kMaxGridDims);
+  c.block = geometry(step.block, "block", kMaxBlockDims);
+  if (const std::string bad = block_limit_violation(c.block); !bad.empty())
+    throw LaunchError(fmt::format("{}: {} (i = {})", where, bad, i));
   if (const std::string bad = ptx::launch_bounds_violation(*r.kernel, c.block.x, c.block.y, c.block.z);
       !bad.empty()) {
     throw LaunchError(fmt::format("{}: {} (i = {})", where, bad, i));
   }
+  if (const std::string bad = grid_limit_violation(c.grid, c.block); !bad.empty())
+    throw LaunchError(fmt::format("{}: grid: {} (i = {})", where, bad, i));
   c.dynamic_shared_bytes = value(step.shared_bytes, "shared_bytes", 0, 1 << 20);
   c.global = memory_.get();
   c.symbol_address = *r.symbol_address;

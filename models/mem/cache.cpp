@@ -51,6 +51,8 @@ Cache::Cache(sc_core::sc_module_name name, const CacheParams& params)
       set_stride_(uint64_t{p_.line_bytes} * p_.slices),
       lines_(size_t{sets_} * p_.assoc),
       bank_free_(p_.banks, sc_core::SC_ZERO_TIME),
+      mshr_occupancy_(p_.mshrs),
+      write_buffer_occupancy_(p_.write_buffer),
       pool_(p_.line_bytes),
       in_port_(
           "in_port", [this](Gp& g, tlm::tlm_phase& ph, sc_time& t) { return in->nb_transport_bw(g, ph, t); },
@@ -61,6 +63,15 @@ Cache::Cache(sc_core::sc_module_name name, const CacheParams& params)
           [this](Gp& g) { on_down_resp(g); }) {
   in.register_nb_transport_fw(this, &Cache::fw);
   out.register_nb_transport_bw(this, &Cache::bw);
+}
+
+nlohmann::json Cache::stats_json() const {
+  nlohmann::json j = stats_.json();
+  j["mshr_max"] = mshr_occupancy_.max();
+  j["mshr_cycles_full"] = mshr_occupancy_.cycles_full(p_.clock);
+  j["write_buffer_max"] = write_buffer_occupancy_.max();
+  j["write_buffer_cycles_full"] = write_buffer_occupancy_.cycles_full(p_.clock);
+  return j;
 }
 
 uint32_t Cache::sector_mask(uint64_t addr, unsigned len) const {
@@ -141,6 +152,7 @@ void Cache::send_down(tlm::tlm_command cmd, uint64_t addr, unsigned len, const G
   }
   out_port_.send(g, delay);
   if (cmd == tlm::TLM_READ_COMMAND) fetch_line_[&g] = addr & ~uint64_t{p_.line_bytes - 1};
+  note_queues();
 }
 
 void Cache::evict(Line& l) {
@@ -171,6 +183,7 @@ bool Cache::accept(Gp& p) {
   }
   last_refused_ = nullptr;
   ++(atomic ? stats_.atomics : is_read ? stats_.reads : stats_.writes);
+  note_queues();
   return true;
 }
 
@@ -308,6 +321,7 @@ void Cache::on_down_resp(Gp& g) {
     mshr_.erase(it);
   }
   g.release();
+  note_queues();
   in_port_.retry();
   if (idle()) idle_event_.notify(sc_core::SC_ZERO_TIME);
 }

@@ -14,6 +14,7 @@
 
 #include "models/mem/at_ports.hpp"
 #include "models/mem/payload_pool.hpp"
+#include "models/mem/queue_occupancy.hpp"
 #include "models/mem/request_ext.hpp"
 
 namespace simtlm::mem {
@@ -79,7 +80,8 @@ class Cache : public sc_core::sc_module {
 
   const CacheParams& params() const { return p_; }
   const CacheStats& stats() const { return stats_; }
-  nlohmann::json stats_json() const { return stats_.json(); }
+  // stats() plus the occupancy of the MSHRs (pass-through atomics included) and of the write buffer.
+  nlohmann::json stats_json() const;
 
   // Takes lines out of use (cache-pollution experiments): round(fraction * lines) of them, highest ways
   // first, spread over all sets. A set with no enabled way passes its accesses through uncached.
@@ -127,6 +129,10 @@ class Cache : public sc_core::sc_module {
                  const sc_core::sc_time& delay);
   uint32_t sector_mask(uint64_t addr, unsigned len) const;
   sc_core::sc_time bank_slot(uint64_t line);
+  void note_queues() {
+    mshr_occupancy_.set(mshr_.size() + forwarded_.size());
+    write_buffer_occupancy_.set(writes_out_);
+  }
   tlm::tlm_sync_enum fw(Gp& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
     return in_port_.nb_transport_fw(p, ph, t);
   }
@@ -150,6 +156,7 @@ class Cache : public sc_core::sc_module {
   uint64_t lru_clock_ = 0;
   const Gp* last_refused_ = nullptr;  // counts a reservation failure once per stalled request
   CacheStats stats_;
+  QueueOccupancy mshr_occupancy_, write_buffer_occupancy_;
   PayloadPool pool_;
   AtTargetPort in_port_;
   AtInitiatorPort out_port_;

@@ -18,6 +18,7 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarParams& params)
       bank_load_(p_.out_ports, 0),
       in_stats_(p_.in_ports),
       bank_requests_(p_.out_ports, 0),
+      bank_queue_(p_.out_ports, QueueOccupancy(p_.bank_queue)),
       refused_(p_.in_ports, nullptr),
       retry_timeline_("retry") {
   if (p_.in_ports == 0 || p_.out_ports == 0 || p_.bytes_per_cycle == 0 || p_.interleave_bytes == 0 ||
@@ -38,6 +39,7 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarParams& params)
         [this, b](Gp& g) { on_resp(b, g); }));
     out_ports_.back()->on_req_done = [this, b] {
       --bank_load_[b];
+      bank_queue_[b].set(bank_load_[b]);
       for (auto& port : in_ports_) port->retry();
     };
   }
@@ -77,6 +79,7 @@ bool Crossbar::accept(uint32_t port, Gp& p) {
   st.req_bytes += bytes;
   ++bank_requests_[bank];
   ++bank_load_[bank];
+  bank_queue_[bank].set(bank_load_[bank]);
   origin_[&p] = port;
   out_ports_[bank]->send(p, cycles(p_.clock, p_.latency + ser));
   return true;
@@ -105,7 +108,15 @@ nlohmann::json Crossbar::stats_json() const {
                      {"req_bytes", s.req_bytes},
                      {"resp_bytes", s.resp_bytes},
                      {"stalls", s.stalls}});
-  return {{"ports", ports}, {"bank_requests", bank_requests_}};
+  std::vector<uint64_t> queue_max, queue_full;
+  for (const QueueOccupancy& q : bank_queue_) {
+    queue_max.push_back(q.max());
+    queue_full.push_back(q.cycles_full(p_.clock));
+  }
+  return {{"ports", ports},
+          {"bank_requests", bank_requests_},
+          {"bank_queue_max", queue_max},
+          {"bank_queue_cycles_full", queue_full}};
 }
 
 }  // namespace simtlm::mem

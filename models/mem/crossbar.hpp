@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/mem/at_ports.hpp"
+#include "models/mem/queue_occupancy.hpp"
 
 namespace simtlm::mem {
 
@@ -58,6 +59,7 @@ class Crossbar : public sc_core::sc_module {
   std::unordered_map<Gp*, uint32_t> origin_;
   std::vector<CrossbarPortStats> in_stats_;
   std::vector<uint64_t> bank_requests_;
+  std::vector<QueueOccupancy> bank_queue_;  // bank_load_ over time
   std::vector<const Gp*> refused_;
   std::vector<std::unique_ptr<AtTargetPort>> in_ports_;
   std::vector<std::unique_ptr<AtInitiatorPort>> out_ports_;

@@ -9,7 +9,12 @@ namespace simtlm::mem {
 using sc_core::sc_time;
 
 Dram::Dram(sc_core::sc_module_name name, const DramParams& params)
-    : sc_module(name), in("in"), p_(params), banks_(p_.banks), timeline_("timeline") {
+    : sc_module(name),
+      in("in"),
+      p_(params),
+      banks_(p_.banks),
+      queue_occupancy_(p_.queue_depth),
+      timeline_("timeline") {
   if (p_.ports == 0 || p_.banks == 0 || p_.row_bytes == 0 || p_.bus_bytes == 0 || p_.burst_length < 2 ||
       p_.clock_ratio <= 0 || p_.queue_depth == 0 || p_.channels == 0 || p_.channel_interleave_bytes == 0)
     throw std::invalid_argument("DramParams: counts, sizes and ratios must be positive");
@@ -37,6 +42,7 @@ void Dram::note_occupancy() {
   const uint64_t n = p_.fixed_latency_mode ? in_flight_ : queue_.size();
   stats_.occupancy_integral_ps += static_cast<double>(n) * (now - occ_changed_).value();
   occ_changed_ = now;
+  queue_occupancy_.set(n);
 }
 
 bool Dram::accept(uint32_t port, Gp& p) {
@@ -51,11 +57,13 @@ bool Dram::accept(uint32_t port, Gp& p) {
   Req r{&p, port, 0, 0, now};
   if (p_.fixed_latency_mode) {
     ++in_flight_;
+    queue_occupancy_.set(in_flight_);
     stats_.occupancy_max = std::max<uint64_t>(stats_.occupancy_max, in_flight_);
     complete(r, p_.clock * static_cast<double>(p_.fixed_latency));
     timeline_.at(p_.clock * static_cast<double>(p_.fixed_latency), [this] {
       note_occupancy();
       --in_flight_;
+      queue_occupancy_.set(in_flight_);
       for (auto& port : ports_) port->retry();
     });
     return true;
@@ -66,6 +74,7 @@ bool Dram::accept(uint32_t port, Gp& p) {
   r.bank = (local / p_.row_bytes) % p_.banks;
   r.row = local / (uint64_t{p_.row_bytes} * p_.banks);
   queue_.push_back(r);
+  queue_occupancy_.set(queue_.size());
   stats_.occupancy_max = std::max<uint64_t>(stats_.occupancy_max, queue_.size());
   wake_.notify(sc_core::SC_ZERO_TIME);
   return true;
@@ -104,6 +113,7 @@ void Dram::schedule() {
       note_occupancy();
       Req r = *it;
       queue_.erase(it);
+      queue_occupancy_.set(queue_.size());
       complete(r, dclk(p_.tCL + (bursts - 1) * step + p_.burst_length / 2));
       for (auto& port : ports_) port->retry();
       break;
@@ -163,6 +173,7 @@ nlohmann::json Dram::stats_json() const {
           {"latency_max_cycles", static_cast<double>(stats_.latency_max.value()) / clk},
           {"queue_avg", now_ps > 0 ? occ / now_ps : 0.0},
           {"queue_max", stats_.occupancy_max},
+          {"queue_cycles_full", queue_occupancy_.cycles_full(p_.clock)},
           {"rejections", stats_.rejections}};
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "models/mem/at_ports.hpp"
+#include "models/mem/queue_occupancy.hpp"
 
 namespace simtlm::mem {
 
@@ -99,6 +100,7 @@ class Dram : public sc_core::sc_module {
   sc_core::sc_time occ_changed_;
   sc_core::sc_event wake_;
   DramStats stats_;
+  QueueOccupancy queue_occupancy_;  // for the time at queue_depth (queue_max predates it)
   std::vector<std::unique_ptr<AtTargetPort>> ports_;
   Timeline timeline_;
 };

@@ -6,6 +6,9 @@
 #include <string>
 #include <unordered_map>
 
+#include "models/ptx/limits.hpp"
+#include "models/ptx/parser.hpp"
+
 namespace simtlm::ptx {
 namespace {
 
@@ -24,7 +27,9 @@ struct LinkRefusal {
 
 class Linker {
  public:
-  explicit Linker(Module& module) : module_(module) {}
+  explicit Linker(Module& module) : module_(module) {
+    for (const Function& fn : module.functions) module_instructions_ += fn.code.size();
+  }
 
   void link(uint32_t entry_index) {
     Function& entry = module_.functions[entry_index];
@@ -40,9 +45,13 @@ class Linker {
       return;
     }
     if (reached.empty()) return;
+    check_linked_size(entry, reached);
     std::vector<SymbolMap> maps(reached.size());
     for (size_t i = 0; i < reached.size(); ++i) {
       maps[i] = place_frame(entry_index, reached[i], entry.linked_callees.emplace_back());
+      if (module_.symbols.size() > limits::kMaxSymbols)
+        limit_error(entry, "the symbols of the module once callee frames are linked into its kernels",
+                    module_.symbols.size(), limits::kMaxSymbols);
     }
     std::unordered_map<uint32_t, uint32_t> linked_index;  // function -> index in linked_callees
     for (size_t i = 0; i < reached.size(); ++i) linked_index.emplace(reached[i], static_cast<uint32_t>(i));
@@ -52,6 +61,11 @@ class Linker {
     }
     for (size_t i = 0; i < reached.size(); ++i)
       append_code(entry, static_cast<uint32_t>(i), maps[i], linked_index);
+    if (entry.local_bytes > limits::kMaxLocalBytesPerThread) {
+      limit_error(entry,
+                  "the .local bytes per thread of kernel " + entry.name + " with the frames of its callees",
+                  entry.local_bytes, limits::kMaxLocalBytesPerThread);
+    }
     entry.call_stack_offset = static_cast<uint32_t>(align_up(entry.local_bytes, 16));
     entry.call_stack_bytes = kCallStackBytesPerThread;
     entry.local_bytes = entry.call_stack_offset + entry.call_stack_bytes;
@@ -62,6 +76,30 @@ class Linker {
  private:
   [[noreturn]] void fail(uint32_t line, const std::string& message) const {
     throw LinkRefusal{line, message};
+  }
+
+  // A module whose kernels grow past a limit once their callees are linked in is not loaded: the error
+  // names the kernel's line.
+  [[noreturn]] void limit_error(const Function& entry, const std::string& what, uint64_t value,
+                                uint64_t limit) const {
+    throw PtxError(module_.path, entry.line,
+                   limits::limit_message(what, value, limit, "call fewer or smaller device functions"), "");
+  }
+
+  // Checked before anything is copied, so a module that would explode when linked fails at once.
+  void check_linked_size(const Function& entry, const std::vector<uint32_t>& reached) {
+    uint64_t regs = entry.regs.size() + 1;  // + the call-stack pointer
+    for (uint32_t index : reached) {
+      const Function& fn = module_.functions[index];
+      regs += fn.regs.size();
+      module_instructions_ += fn.code.size();
+    }
+    if (regs > limits::kMaxRegistersPerKernel)
+      limit_error(entry, "the registers of kernel " + entry.name + " with its callees", regs,
+                  limits::kMaxRegistersPerKernel);
+    if (module_instructions_ > limits::kMaxLinkedInstructionsPerModule)
+      limit_error(entry, "the instructions of the module once callees are linked into its kernels",
+                  module_instructions_, limits::kMaxLinkedInstructionsPerModule);
   }
 
   // Every .func reachable through calls, in the order first reached (breadth first, call sites in order).
@@ -177,6 +215,7 @@ class Linker {
   }
 
   Module& module_;
+  uint64_t module_instructions_ = 0;  // every function's code plus the copies linked so far
 };
 
 }  // namespace

@@ -20,7 +20,7 @@ void Executor::init_warp(WarpContext& warp, CtaContext& cta, uint32_t warp_in_ct
   warp.cta = &cta;
   warp.warp_in_cta = warp_in_cta;
   warp.regs.assign(fn.regs.size() * kWarpSize, 0);
-  warp.local.assign(size_t(fn.local_bytes) * kWarpSize, 0);
+  warp.local.reset(size_t(fn.local_bytes) * kWarpSize);
   warp.valid = 0;
   warp.exited = 0;
   const Dim3& b = launch_.block;

@@ -11,6 +11,7 @@
 
 #include "models/ptx/ir.hpp"
 #include "models/ptx/memory.hpp"
+#include "models/ptx/zeroed_bytes.hpp"
 
 namespace simtlm::ptx {
 
@@ -19,7 +20,11 @@ using LaneMask = uint32_t;
 
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
-  uint64_t count() const { return uint64_t(x) * y * z; }
+  // Saturates: a product past 2^64 must never wrap to a small count that passes a limit check.
+  uint64_t count() const {
+    uint64_t n = 0;
+    return __builtin_mul_overflow(uint64_t(x) * y, uint64_t(z), &n) ? UINT64_MAX : n;
+  }
 };
 
 // A runtime error of the simulated kernel; the message names kernel, CTA, thread, PC and source line.
@@ -57,8 +62,8 @@ struct WarpContext {
   LaneMask exited = 0;  // lanes whose thread ran exit or the kernel's ret (set by the executor)
   std::array<Dim3, kWarpSize> tid{};
   std::vector<uint64_t> regs;
-  std::vector<uint8_t> local;  // kWarpSize frames of Function::local_bytes each
-  uint64_t clock = 0;          // value of %clock/%clock64, set by the runner or timing model
+  ZeroedBytes local;   // kWarpSize frames of Function::local_bytes each
+  uint64_t clock = 0;  // value of %clock/%clock64, set by the runner or timing model
 };
 
 enum class StepKind : uint8_t { normal, branch, barrier, exit, memory };

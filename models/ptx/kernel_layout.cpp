@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/ptx/limits.hpp"
 #include "models/ptx/parser.hpp"
 
 namespace simtlm::ptx {
@@ -39,7 +40,16 @@ void lay_out_shared(const Module& module, Function& kernel, const std::vector<ui
     kernel.shared_offsets[sym] = bytes;
     bytes += symbol.size;
   }
-  kernel.static_shared_bytes = static_cast<uint32_t>(std::min<uint64_t>(bytes, UINT32_MAX));
+  if (bytes > limits::kMaxStaticSharedBytes) {
+    throw PtxError(
+        module.path, kernel.line,
+        limits::limit_message(
+            "the static .shared bytes of kernel " + kernel.name + " (the variables it and its callees use)",
+            bytes, limits::kMaxStaticSharedBytes,
+            "ptxas refuses more too; use extern .shared with dynamic shared bytes"),
+        "");
+  }
+  kernel.static_shared_bytes = static_cast<uint32_t>(bytes);
   kernel.dynamic_shared_align = extern_align;
   const uint32_t window = shared_layout(kernel, 0).dynamic_offset;
   for (uint32_t sym = 0; sym < module.symbols.size(); ++sym) {

@@ -1,5 +1,9 @@
 #include "models/ptx/lexer.hpp"
 
+#include <cstdio>
+
+#include "models/ptx/limits.hpp"
+
 namespace simtlm::ptx {
 namespace {
 
@@ -66,6 +70,13 @@ class Lexer {
   }
 
   Token make(Tok kind, size_t start) const {
+    const uint64_t length = kind == Tok::string ? pos_ - start - 2 : pos_ - start;  // quotes not counted
+    const uint64_t limit = kind == Tok::string ? limits::kMaxStringChars : limits::kMaxTokenChars;
+    if (length > limit) {
+      throw LexError(line_, limits::limit_message(kind == Tok::string ? "the length of a string literal"
+                                                                      : "the length of a token",
+                                                  length, limit, "shorten it"));
+    }
     return Token{kind, 0, line_, text_.substr(start, pos_ - start)};
   }
 
@@ -136,8 +147,14 @@ class Lexer {
         token.punct = c;
         return token;
       }
-      default:
-        throw LexError(line_, std::string("unexpected character '") + c + "'");
+      default: {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x21 && byte < 0x7F)
+          throw LexError(line_, std::string("unexpected character '") + c + "'");
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "0x%02X", byte);
+        throw LexError(line_, std::string("unexpected byte ") + hex);
+      }
     }
   }
 

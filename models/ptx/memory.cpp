@@ -20,11 +20,22 @@ uint64_t GlobalMemory::allocate(uint64_t size, uint64_t align, const std::string
   align = std::max<uint64_t>(align, 256);
   if ((align & (align - 1)) != 0) throw std::invalid_argument("allocation alignment must be a power of two");
   const uint64_t gap_after = std::max(kGuardGap, guard);
-  if (guard >= kLocalWindow || size >= kLocalWindow)
-    throw std::length_error("global memory exhausted: " + name);
-  uint64_t base = (next_ + guard + align - 1) & ~(align - 1);
-  if (base + size + gap_after >= kLocalWindow) throw std::length_error("global memory exhausted: " + name);
-  next_ = base + std::max<uint64_t>(size, 1) + gap_after;
+  // Every step is checked: a wrapped sum would hand out an address below earlier allocations, and a
+  // store to this one would land in them.
+  const auto exhausted = [&] {
+    return std::length_error("global memory exhausted: " + name + " (" + std::to_string(size) +
+                             " bytes, aligned to " + std::to_string(align) + ", after " +
+                             std::to_string(next_ - kGlobalBase) + " bytes in use; the window holds " +
+                             std::to_string(kLocalWindow - kGlobalBase) + ")");
+  };
+  uint64_t unaligned = 0, base = 0, end = 0, next = 0;
+  if (__builtin_add_overflow(next_, guard, &unaligned) || __builtin_add_overflow(unaligned, align - 1, &base))
+    throw exhausted();
+  base &= ~(align - 1);
+  if (__builtin_add_overflow(base, std::max<uint64_t>(size, 1), &end) ||
+      __builtin_add_overflow(end, gap_after, &next) || next >= kLocalWindow)
+    throw exhausted();
+  next_ = next;
   // Allocations are handed out in increasing address order, so appending keeps allocations_ sorted.
   by_base_[base] = allocations_.size();
   allocations_.push_back(Allocation{base, size, name});

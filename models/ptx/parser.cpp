@@ -8,13 +8,14 @@
 #include "models/ptx/call_link.hpp"
 #include "models/ptx/kernel_layout.hpp"
 #include "models/ptx/parser_internal.hpp"
+#include "models/ptx/utf8.hpp"
 
 namespace simtlm::ptx {
 
 PtxError::PtxError(const std::string& file, uint32_t line, const std::string& message,
                    const std::string& text)
-    : std::runtime_error(file + ":" + std::to_string(line) + ": " + message +
-                         (text.empty() ? "" : "\n    " + text)),
+    : std::runtime_error(file + ":" + std::to_string(line) + ": " + printable_utf8(message) +
+                         (text.empty() ? "" : "\n    " + printable_utf8(text))),
       file_(file),
       line_(line) {}
 
@@ -31,6 +32,8 @@ uint64_t align_up(uint64_t value, uint64_t align) {
 }  // namespace
 
 Module Parser::run() {
+  check_limit(1, "the PTX text's size in bytes", text_.size(), limits::kMaxFileBytes,
+              "split the module into several files");
   try {
     tokens_ = tokenize(text_);
   } catch (const LexError& error) {
@@ -124,11 +127,11 @@ void Parser::parse_module_statement() {
   uint32_t line = token.line;
   if (name == ".version") {
     take();
-    module_.version = std::string(take().text);
+    module_.version = printable_utf8(take().text);
     skip_rest_of_line(line);
   } else if (name == ".target") {
     take();
-    module_.target = std::string(take().text);
+    module_.target = printable_utf8(take().text);
     skip_rest_of_line(line);
   } else if (name == ".address_size") {
     take();
@@ -172,9 +175,10 @@ void Parser::parse_file_directive() {
   uint64_t index = parse_unsigned("a file number");
   const Token& path = take();
   if (path.kind != Tok::string) fail(line, "expected a file name string in .file");
-  if (index > 65535) fail(line, ".file index too large");
+  check_limit(line, "the .file index", index, limits::kMaxFileIndex, "number the source files from 1");
   if (module_.files.size() <= index) module_.files.resize(index + 1);
-  module_.files[index] = std::string(path.text.substr(1, path.text.size() - 2));
+  // The name reaches messages and the statistics JSON: keep it valid UTF-8 whatever bytes the file holds.
+  module_.files[index] = printable_utf8(path.text.substr(1, path.text.size() - 2));
   skip_rest_of_line(line);  // optional timestamp and size
 }
 
@@ -182,7 +186,8 @@ void Parser::parse_loc() {
   uint32_t line = take().line;
   uint64_t file = parse_unsigned("a file number");
   uint64_t source_line = parse_unsigned("a line number");
-  if (file > 65535) fail(line, ".loc file index too large");
+  check_limit(line, "the .loc file index", file, limits::kMaxFileIndex, "number the source files from 1");
+  check_limit(line, "the .loc line number", source_line, UINT32_MAX, "source lines are 32-bit numbers");
   loc_file_ = static_cast<uint16_t>(file);
   loc_line_ = static_cast<uint32_t>(source_line);
   skip_rest_of_line(line);  // column and ", function_name ..., inlined_at ..."
@@ -204,10 +209,53 @@ uint64_t Parser::parse_array_dims(bool* open_ended) {
       *open_ended = true;
       continue;
     }
-    count *= parse_unsigned("an array size");
+    const uint32_t line = peek().line;
+    const uint64_t dimension = parse_unsigned("an array size");
+    if (dimension != 0 && count > UINT64_MAX / dimension)
+      fail(line, "array dimensions overflow 64 bits: the product of [" + std::to_string(count) + "][" +
+                     std::to_string(dimension) + "] is too large");
+    count *= dimension;
     expect(']', "after array size");
   }
   return count;
+}
+
+uint32_t Parser::parse_alignment() {
+  const uint32_t line = peek().line;
+  const uint64_t align = parse_unsigned("an alignment");
+  if (align == 0 || (align & (align - 1)) != 0)
+    fail(line, ".align " + std::to_string(align) + " is not a power of two");
+  check_limit(line, "the alignment", align, limits::kMaxAlignment, "align to at most a 4 KiB page");
+  return static_cast<uint32_t>(align);
+}
+
+void Parser::check_variable_size(const Symbol& symbol, uint64_t count, uint32_t line) const {
+  const uint64_t element_bytes = std::max(1u, type_bits(symbol.type) / 8);
+  const uint64_t bytes = count > UINT64_MAX / element_bytes ? UINT64_MAX : count * element_bytes;
+  const std::string what =
+      "the size in bytes of ." + std::string(space_name(symbol.space)) + " " + symbol.name;
+  switch (symbol.space) {
+    case Space::shared:
+      check_limit(line, what, bytes, limits::kMaxStaticSharedBytes,
+                  "larger shared arrays must be extern .shared, sized by the launch's dynamic shared bytes");
+      break;
+    case Space::local:
+      check_limit(line, what, bytes, limits::kMaxLocalBytesPerThread,
+                  "per-thread local memory is limited as in CUDA; keep large arrays in global memory");
+      break;
+    case Space::global:
+      check_limit(line, what, bytes, limits::kMaxGlobalVariableBytes,
+                  "allocate large arrays as launch buffers instead of __device__ variables");
+      break;
+    case Space::constant:
+      check_limit(line, what, bytes, limits::kMaxConstBytesPerModule, "the constant bank holds 64 KiB");
+      break;
+    case Space::param:
+      check_limit(line, what, bytes, limits::kMaxParamBytes, "pass large data through a pointer");
+      break;
+    default:
+      break;
+  }
 }
 
 void Parser::parse_variable(Space space, bool is_extern, int32_t function, uint32_t line) {
@@ -219,7 +267,7 @@ void Parser::parse_variable(Space space, bool is_extern, int32_t function, uint3
   bool have_align = false;
   while (peek().kind == Tok::directive) {
     if (accept_directive(".align")) {
-      symbol.align = static_cast<uint32_t>(parse_unsigned("an alignment"));
+      symbol.align = parse_alignment();
       have_align = true;
     } else if (peek().text == ".v2" || peek().text == ".v4") {
       fail(peek().line, "vector variables are not supported");
@@ -235,25 +283,17 @@ void Parser::parse_variable(Space space, bool is_extern, int32_t function, uint3
   if (!have_align) symbol.align = element_bytes;
   bool open_ended = false;
   uint64_t count = parse_array_dims(&open_ended);
+  check_variable_size(symbol, count, line);
   std::vector<uint8_t> init;
   if (accept('=')) {
     if (space != Space::global && space != Space::constant)
       fail(line, "only .global and .const can be initialized");
-    std::vector<ParsedOperand> values;
-    parse_initializer(values);
-    init.resize(values.size() * element_bytes);
-    for (size_t i = 0; i < values.size(); ++i) {
-      uint64_t bits = 0;
-      try {
-        bits = literal_bits(values[i], symbol.type);
-      } catch (const DecodeError& error) {
-        fail(line, error.what());
-      }
-      for (uint32_t b = 0; b < element_bytes; ++b)
-        init[i * element_bytes + b] = static_cast<uint8_t>(bits >> (8 * b));
-    }
-    if (open_ended) count = values.size();
-    if (values.size() > count) fail(line, "too many initializers for " + symbol.name);
+    check_limit(line, "the size in bytes of initialized variable " + symbol.name, count * element_bytes,
+                limits::kMaxInitializedBytes, "fill large tables from a launch buffer instead");
+    const uint64_t max_elements = open_ended ? limits::kMaxInitializedBytes / element_bytes : count;
+    parse_initializer(InitializerTarget{init, symbol.type, element_bytes, max_elements, line});
+    if (open_ended) count = init.size() / element_bytes;
+    check_variable_size(symbol, count, line);
   } else if (open_ended && !(is_extern && space == Space::shared)) {
     if (!is_extern) fail(line, "array without size needs an initializer");
     count = 0;
@@ -265,22 +305,47 @@ void Parser::parse_variable(Space space, bool is_extern, int32_t function, uint3
   add_symbol(std::move(symbol), line);
 }
 
-void Parser::parse_initializer(std::vector<ParsedOperand>& values) {
-  if (accept('{')) {
+void Parser::parse_initializer(const InitializerTarget& target, uint32_t depth) {
+  if (is_punct('{')) {
+    check_limit(peek().line, "the nesting depth of '{' in an initializer", depth + 1,
+                limits::kMaxInitializerDepth, "flatten the initializer");
+    take();
     if (!is_punct('}')) {
       do {
-        parse_initializer(values);
+        parse_initializer(target, depth + 1);
       } while (accept(','));
     }
     expect('}', "closing the initializer");
     return;
   }
   if (peek().kind == Tok::ident) fail(peek().line, "address initializers are not supported");
-  values.push_back(parse_literal());
+  if (target.bytes.size() / target.element_bytes >= target.max_elements)
+    fail(peek().line, "too many initializers: the variable holds " + std::to_string(target.max_elements));
+  const ParsedOperand value = parse_literal();
+  uint64_t bits = 0;
+  try {
+    bits = literal_bits(value, target.type);
+  } catch (const DecodeError& error) {
+    fail(target.line, error.what());
+  }
+  for (uint32_t b = 0; b < target.element_bytes; ++b)
+    target.bytes.push_back(static_cast<uint8_t>(bits >> (8 * b)));
 }
 
 void Parser::add_symbol(Symbol symbol, uint32_t line) {
+  check_limit(line, "the number of symbols (variables and parameters) in the module",
+              module_.symbols.size() + 1, limits::kMaxSymbols, "split the module into several files");
   uint32_t index = static_cast<uint32_t>(module_.symbols.size());
+  if (symbol.space == Space::global && !symbol.is_extern) {
+    global_bytes_ += symbol.size;
+    check_limit(line, "the module's .global variables in bytes", global_bytes_,
+                limits::kMaxGlobalBytesPerModule,
+                "allocate large arrays as launch buffers instead of __device__ variables");
+  } else if (symbol.space == Space::constant && !symbol.is_extern) {
+    const_bytes_ += symbol.size;
+    check_limit(line, "the module's .const variables in bytes", const_bytes_, limits::kMaxConstBytesPerModule,
+                "the constant bank holds 64 KiB");
+  }
   if (symbol.space == Space::shared && !symbol.is_extern) {
     shared_bytes_ = align_up(shared_bytes_, symbol.align);
     symbol.offset = shared_bytes_;
@@ -291,11 +356,21 @@ void Parser::add_symbol(Symbol symbol, uint32_t line) {
     Function& function = module_.functions[symbol.function];
     uint64_t offset = align_up(function.local_bytes, symbol.align);
     symbol.offset = offset;
+    check_limit(
+        line,
+        [&] {
+          return "the .local bytes per thread of " + function.name + " (variables and call parameters)";
+        },
+        offset + symbol.size, limits::kMaxLocalBytesPerThread,
+        "per-thread local memory is limited as in CUDA; keep large arrays in global memory");
     function.local_bytes = static_cast<uint32_t>(offset + symbol.size);
   } else if (symbol.space == Space::param) {
     Function& function = module_.functions[symbol.function];
     uint64_t offset = align_up(function.param_bytes, symbol.align);
     symbol.offset = offset;
+    check_limit(
+        line, [&] { return "the .param bytes of " + function.name; }, offset + symbol.size,
+        limits::kMaxParamBytes, "pass large data through a pointer");
     function.param_bytes = static_cast<uint32_t>(offset + symbol.size);
   }
   if (symbol.function < 0) {
@@ -322,8 +397,16 @@ Module parse_ptx(const std::string& text, const std::string& path) {
 }
 
 Module load_ptx_file(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
+  std::ifstream file(path, std::ios::binary | std::ios::ate);
   if (!file) throw PtxError(path, 0, "cannot open PTX file", "");
+  const auto size = static_cast<uint64_t>(std::max<std::streamoff>(file.tellg(), 0));
+  if (size > limits::kMaxFileBytes) {
+    throw PtxError(path, 1,
+                   limits::limit_message("the PTX file's size in bytes", size, limits::kMaxFileBytes,
+                                         "split the module into several files"),
+                   "");
+  }
+  file.seekg(0);
   std::ostringstream contents;
   contents << file.rdbuf();
   return parse_ptx(contents.str(), path);

@@ -19,7 +19,7 @@ Symbol Parser::parse_param_declaration() {
     std::string_view text = peek().text;
     if (text == ".align") {
       take();
-      uint32_t align = static_cast<uint32_t>(parse_unsigned("an alignment"));
+      uint32_t align = parse_alignment();
       if (!in_ptr) {
         symbol.align = align;
         have_align = true;
@@ -40,6 +40,7 @@ Symbol Parser::parse_param_declaration() {
   bool open_ended = false;
   uint64_t count = parse_array_dims(&open_ended);
   if (open_ended) fail(line, ".param arrays need a size");
+  check_variable_size(symbol, count, line);
   uint32_t element_bytes = std::max(1u, type_bits(symbol.type) / 8);
   symbol.size = count * element_bytes;
   if (!have_align) symbol.align = element_bytes;
@@ -51,6 +52,8 @@ std::vector<Symbol> Parser::parse_param_list() {
   expect('(', "opening a parameter list");
   if (!is_punct(')')) {
     do {
+      check_limit(peek().line, "the number of parameters", params.size() + 1, limits::kMaxParamsPerFunction,
+                  "pass a struct or a pointer instead");
       params.push_back(parse_param_declaration());
     } while (accept(','));
   }
@@ -83,6 +86,9 @@ void Parser::parse_function(bool is_entry, bool is_extern, uint32_t line) {
         dims[d] = static_cast<uint32_t>(v);
         if (!accept(',')) break;
       }
+      check_limit(directive_line, std::string("the thread count of ") + std::string(directive),
+                  uint64_t(dims[0]) * dims[1] * dims[2], limits::kMaxThreadsPerBlock,
+                  "a CUDA block holds at most 1024 threads");
     } else if (directive == ".minnctapersm" || directive == ".maxnreg" || directive == ".maxnctapersm" ||
                directive == ".reqnctapercluster" || directive == ".maxclusterrank") {
       take();
@@ -99,6 +105,8 @@ void Parser::parse_function(bool is_entry, bool is_extern, uint32_t line) {
       fail(directive_line, "unknown directive " + describe(peek()) + " in function header");
     }
   }
+  check_limit(line, "the number of functions in the module", declared_functions_.size() + 1,
+              limits::kMaxFunctions, "split the module into several files");
   if (accept(';')) {  // prototype: .extern .func vprintf(...); or a forward declaration
     declared_functions_.emplace(name, is_entry);
     return;
@@ -137,6 +145,7 @@ void Parser::parse_function(bool is_entry, bool is_extern, uint32_t line) {
   parse_body(open_line);
   append_implicit_return();
   resolve_branches();
+  finished_instructions_ += current().code.size();
   function_ = -1;
 }
 
@@ -148,6 +157,8 @@ void Parser::parse_body(uint32_t open_line) {
       fail(open_blocks.back(), "unterminated block: missing '}' for the '{' opened here");
     }
     if (token.kind == Tok::punct && token.punct == '{') {
+      check_limit(token.line, "the nesting depth of '{' blocks", open_blocks.size(), limits::kMaxBlockDepth,
+                  "flatten the nested blocks");
       open_blocks.push_back(token.line);
       take();
       regs_.push();
@@ -171,6 +182,9 @@ void Parser::parse_body(uint32_t open_line) {
       std::string label(take().text);
       take();
       Function& function = current();
+      check_limit(
+          line, [&] { return "the number of labels in " + function.name; }, function.labels.size() + 1,
+          limits::kMaxLabelsPerFunction, "split the function");
       if (!function.labels.emplace(label, static_cast<uint32_t>(function.code.size())).second) {
         fail(line, "duplicate label " + label);
       }
@@ -182,6 +196,13 @@ void Parser::parse_body(uint32_t open_line) {
 
 void Parser::parse_instruction_or_refuse() {
   const size_t start = pos_;
+  // A vector operand may add up to four literal moves before the instruction itself.
+  check_limit(
+      peek().line, [&] { return "the number of instructions in " + current().name; },
+      current().code.size() + 5, limits::kMaxInstructionsPerFunction, "split the function");
+  check_limit(peek().line, "the number of instructions in the module",
+              finished_instructions_ + current().code.size() + 5, limits::kMaxLinkedInstructionsPerModule,
+              "split the module into several files");
   try {
     parse_instruction();
   } catch (const UnsupportedConstruct& unsupported) {
@@ -239,6 +260,9 @@ void Parser::parse_body_directive(bool in_nested_block) {
 
 void Parser::add_register(std::string name, Type type, uint32_t line) {
   Function& function = current();
+  check_limit(
+      line, [&] { return "the number of registers of " + function.name; }, function.regs.size() + 1,
+      limits::kMaxRegistersPerFunction, "declare fewer registers");
   uint32_t index = static_cast<uint32_t>(function.regs.size());
   if (!regs_.add(name, index)) fail(line, "redeclaration of register " + name);
   function.regs.push_back(RegInfo{std::move(name), type});
@@ -254,6 +278,12 @@ void Parser::parse_reg_declaration(uint32_t line) {
     if (accept('<')) {
       uint64_t count = parse_unsigned("a register count");
       expect('>', "closing the register range");
+      // Checked before any name is made, so an absurd range fails at once instead of filling memory.
+      check_limit(line,
+                  "the number of registers of " + current().name + " with " + std::string(name.text) + "<" +
+                      std::to_string(count) + ">",
+                  count > limits::kMaxRegistersPerFunction ? count : current().regs.size() + count,
+                  limits::kMaxRegistersPerFunction, "declare fewer registers");
       std::string base(name.text);
       for (uint64_t i = 0; i < count; ++i) add_register(base + std::to_string(i), type, line);
     } else {

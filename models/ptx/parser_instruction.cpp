@@ -1,5 +1,6 @@
 // Parser: operands (registers, special registers, addresses, literals, vectors), instructions handed to the
 // decoder, call sequences, and branch targets resolved once a body is complete.
+#include "models/ptx/operand_types.hpp"
 #include "models/ptx/parser_internal.hpp"
 
 namespace simtlm::ptx::parse_detail {
@@ -118,7 +119,9 @@ ParsedOperand Parser::parse_operand() {
         ParsedOperand parsed;
         parsed.operand.kind = OperandKind::vec;
         do {
-          if (parsed.operand.count == 4) fail(line, "bad operand: vector with more than 4 elements");
+          // ld/st .v8 exist for newer targets; the IR holds four elements, so only the kernel is refused.
+          if (parsed.operand.count == 4)
+            refuse(line, "vector operands of more than 4 elements are not supported");
           const Token& element = take();
           uint32_t reg = kNoReg;
           if (element.kind == Tok::ident && element.text == "_") {
@@ -179,6 +182,9 @@ uint32_t Parser::materialize_literal(uint32_t line) {
   if (literal.literal == ParsedOperand::Literal::decimal)
     fail(line, "bad operand: decimal float in a vector");
   Function& function = current();
+  check_limit(
+      line, [&] { return "the number of registers of " + function.name; }, function.regs.size() + 1,
+      limits::kMaxRegistersPerFunction, "declare fewer registers");
   uint32_t reg = static_cast<uint32_t>(function.regs.size());
   function.regs.push_back(RegInfo{"%__vector_literal" + std::to_string(reg), Type::b64});
   Instr mov;
@@ -230,6 +236,7 @@ void Parser::parse_instruction() {
   expect(';', "after instruction");
   try {
     decode_instruction(opcode.text, operands_, instr);
+    check_operand_types(instr, current().regs, opcode.text);
   } catch (const UnsupportedError& error) {
     refuse(line, error.what());
   } catch (const DecodeError& error) {

@@ -7,11 +7,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
 #include "models/ptx/decode.hpp"
 #include "models/ptx/lexer.hpp"
+#include "models/ptx/limits.hpp"
 #include "models/ptx/parser.hpp"
 
 namespace simtlm::ptx::parse_detail {
@@ -79,6 +81,16 @@ class ScopedNames {
   int depth_ = 0;
 };
 
+// Where an initializer's values go: converted to the variable's bytes as they are read, so a long list
+// never holds more than the variable's own size.
+struct InitializerTarget {
+  std::vector<uint8_t>& bytes;
+  Type type;
+  uint32_t element_bytes;
+  uint64_t max_elements;
+  uint32_t line;  // of the declaration, for conversion errors
+};
+
 struct PendingBranch {
   uint32_t instr;
   std::string_view label;
@@ -137,6 +149,22 @@ class Parser {
     throw PtxError(path_, line, message, line_text(line));
   }
 
+  // Fails at `line` when `value` is over `limit` (models/ptx/limits.hpp). `what` is a string, or a callable
+  // that makes one, so checks on every instruction or register build no message until one fails.
+  template <typename What>
+  void check_limit(uint32_t line, const What& what, uint64_t value, uint64_t limit,
+                   const char* advice) const {
+    if (value <= limit) return;
+    if constexpr (std::is_invocable_v<const What&>) {
+      fail(line, limits::limit_message(what(), value, limit, advice));
+    } else {
+      fail(line, limits::limit_message(std::string(what), value, limit, advice));
+    }
+  }
+
+  // `.align N`: a power of two no larger than limits::kMaxAlignment.
+  uint32_t parse_alignment();
+
   // A well-formed instruction the model does not support; see parse_instruction_or_refuse.
   struct UnsupportedConstruct {
     uint32_t line;
@@ -175,13 +203,16 @@ class Parser {
   // One type directive such as ".u32"; fails on state spaces or vector types we do not model.
   Type parse_type();
 
-  // [N][M]...: returns the element count, 0 for "[]".
+  // [N][M]...: returns the element count, 0 for "[]"; a product that overflows 64 bits fails.
   uint64_t parse_array_dims(bool* open_ended);
+
+  // Fails when a variable of `space` is larger than its limit (models/ptx/limits.hpp).
+  void check_variable_size(const Symbol& symbol, uint64_t count, uint32_t line) const;
 
   // `.global/.const/.shared/.local [.align N] .type name[dims] [= init];` after the state space.
   void parse_variable(Space space, bool is_extern, int32_t function, uint32_t line);
 
-  void parse_initializer(std::vector<ParsedOperand>& values);
+  void parse_initializer(const InitializerTarget& target, uint32_t depth = 0);
 
   void add_symbol(Symbol symbol, uint32_t line);
 
@@ -260,6 +291,9 @@ class Parser {
   std::vector<ParsedOperand> operands_;
   std::vector<Instr> literal_moves_;
   uint64_t shared_bytes_ = 0;
+  uint64_t global_bytes_ = 0;
+  uint64_t finished_instructions_ = 0;  // instructions of the functions parsed so far
+  uint64_t const_bytes_ = 0;
   int32_t function_ = -1;
   uint16_t loc_file_ = 0;
   uint32_t loc_line_ = 0;

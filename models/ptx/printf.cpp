@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "models/ptx/executor_internal.hpp"
+#include "models/ptx/utf8.hpp"
 
 namespace simtlm::ptx::exec {
 namespace {
@@ -150,8 +151,10 @@ void exec_call(Ctx& c) {
     std::string file = read_c_string(c, call_param(c, in.src[1], 8, l), l);
     uint32_t line = uint32_t(call_param(c, in.src[2], 4, l));
     std::string function = read_c_string(c, call_param(c, in.src[3], 8, l), l);
+    // The strings are device memory: any bytes. The message reaches the terminal and JSON reports.
     fail(c, int(l),
-         fmt::format("assertion failed: {}:{}: {}: Assertion `{}` failed", file, line, function, message));
+         fmt::format("assertion failed: {}:{}: {}: Assertion `{}` failed", printable_utf8(file), line,
+                     printable_utf8(function), printable_utf8(message)));
   }
   fail(c, -1, "call of an unsupported function");
 }

@@ -20,6 +20,8 @@ TEST(TimingErrors, BarrierDeadlockNamesCtaWarpBarrierAndPc) {
                                "warp 0 at barrier 1", "PC 0 (PTX line 8)", "32 of 64 threads arrived"});
 }
 
+// A target that answers after 50,000 cycles with nothing else to do: no progress anywhere, so the watchdog
+// fires, names the request and says which setting covers a slow target.
 TEST(TimingErrors, StuckMemoryRequestNamesSmWarpPcAndAddress) {
   const launch::Launch l = launch::load_launch(workload_launch("single_loop"));
   const nlohmann::json t = run_timing_child(
@@ -27,8 +29,9 @@ TEST(TimingErrors, StuckMemoryRequestNamesSmWarpPcAndAddress) {
                  {{"dram.mode", "fixed"}, {"dram.fixed_latency", "50000"}, {"run.watchdog_cycles", "1000"}}));
   ASSERT_TRUE(t.contains("error"));
   EXPECT_EQ(t["error_kind"], "timing");
-  expect_contains(t["error"], {"stuck memory request", "from SM 0", "warp slot 0", "PC ", "address 0x",
-                               "outstanding since cycle"});
+  expect_contains(t["error"], {"stuck memory request (no progress for 1000 cycles (run.watchdog_cycles)",
+                               "from SM 0", "warp slot 0", "PC ", "address 0x", "outstanding since cycle",
+                               "needs a larger run.watchdog_cycles"});
 }
 
 TEST(TimingErrors, MaxCyclesStopsALongRun) {

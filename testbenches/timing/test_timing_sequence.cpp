@@ -1,8 +1,10 @@
 // Launch sequences on the timing model: one SystemC simulation runs kernel after kernel with the caches
 // and DRAM carried over (hw/sc/timing_sequence.*). Each run happens in a forked child: SystemC elaborates
 // once per process.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -105,6 +107,37 @@ TEST_P(TimingSequenceWorkload, OutputsEqualFunctional) {
 INSTANTIATE_TEST_SUITE_P(Suite, TimingSequenceWorkload,
                          ::testing::ValuesIn(workloads::sequence_reference_names()),
                          [](const auto& info) { return info.param; });
+
+// run.max_cycles bounds each kernel, not the sequence: Gaussian elimination's many short kernels finish under
+// a limit far below their total, and the same limit below its longest kernel stops that kernel.
+TEST(TimingSequence, MaxCyclesBoundsEachKernelNotTheSequence) {
+  const fs::path file = fs::path(SIMTLM_SOURCE_DIR) / "workloads/gaussian/gaussian.yaml";
+  const nlohmann::json free_run = run_sequence_in_child(file, config::MachineConfig());
+  ASSERT_FALSE(free_run.contains("error")) << free_run["error"];
+  uint64_t longest = 0;
+  for (const auto& launch : free_run["stats"]["launches"])
+    longest = std::max(longest, launch["cycles"].get<uint64_t>());
+  const uint64_t total = free_run["stats"]["cycles"].get<uint64_t>();
+  const uint64_t limit = longest + 1000;
+  ASSERT_LT(limit * 4, total);  // the sequence as a whole is far past the limit
+
+  config::MachineConfig bounded;
+  bounded.set("run.max_cycles", std::to_string(limit));
+  const nlohmann::json r = run_sequence_in_child(file, bounded);
+  ASSERT_FALSE(r.contains("error")) << r["error"];
+  EXPECT_EQ(r["sha256"], free_run["sha256"]);
+  EXPECT_EQ(r["stats"]["launch_count"], free_run["stats"]["launch_count"]);
+  // Not the exact total: a shorter limit wakes the watchdog more often, and that shifts gaussian by a few
+  // hundred cycles (same-time event order; docs/timing-model.md, Errors).
+
+  config::MachineConfig tight;
+  tight.set("run.max_cycles", std::to_string(longest / 2));
+  const nlohmann::json stopped = run_sequence_in_child(file, tight);
+  ASSERT_TRUE(stopped.contains("error"));
+  EXPECT_NE(stopped["error"].get<std::string>().find(fmt::format("run.max_cycles ({}) reached", longest / 2)),
+            std::string::npos)
+      << stopped["error"];
+}
 
 }  // namespace
 }  // namespace simtlm

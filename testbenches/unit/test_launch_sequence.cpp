@@ -143,7 +143,7 @@ TEST(LaunchSequence, OffsetOutsideTheBufferIsAnError) {
 TEST(LaunchSequence, ReferenceHelpersReadSequenceParameters) {
   const Launch l = load_launch(fixture("seq_repeat.yaml"));
   EXPECT_EQ(workloads::sequence_param_int(l, "add_step", 2), 2);
-  EXPECT_THROW(workloads::sequence_param_int(l, "weigh", 0), std::invalid_argument);
+  EXPECT_THROW(workloads::sequence_param_int(l, "weigh", 0), LaunchError);
 }
 
 }  // namespace

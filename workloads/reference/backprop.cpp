@@ -8,9 +8,13 @@ namespace simtlm::workloads {
 
 void backprop(const launch::Launch& launch, Buffers& buffers) {
   constexpr int kHidden = 16, kInputsPerCta = 8;
-  const float* inputs = param_buffer<float>(launch, buffers, 0);
-  const float* weights = param_buffer<float>(launch, buffers, 1);
-  float* partial_sums = param_buffer<float>(launch, buffers, 2);
+  const uint64_t ctas = launch.grid.y;
+  const float* inputs =
+      checked_param_buffer<float>(launch, buffers, 0, ctas * kInputsPerCta, "8 inputs per CTA of grid.y");
+  const float* weights = checked_param_buffer<float>(launch, buffers, 1, ctas * kInputsPerCta * kHidden,
+                                                     "8 x 16 weights per CTA of grid.y");
+  float* partial_sums =
+      checked_param_buffer<float>(launch, buffers, 2, ctas * kHidden, "16 sums per CTA of grid.y");
   for (uint32_t cta = 0; cta < launch.grid.y; ++cta) {
     for (int hidden = 0; hidden < kHidden; ++hidden) {
       std::array<float, kInputsPerCta> products;

@@ -6,9 +6,10 @@
 namespace simtlm::workloads {
 
 void bitonic(const launch::Launch& launch, Buffers& buffers) {
-  uint32_t* keys = param_buffer<uint32_t>(launch, buffers, 0);
-  const uint32_t chunk = launch.block.x;
-  for (uint32_t cta = 0; cta < launch.grid.x; ++cta) std::sort(keys + cta * chunk, keys + (cta + 1) * chunk);
+  const uint64_t chunk = launch.block.x;
+  uint32_t* keys =
+      checked_param_buffer<uint32_t>(launch, buffers, 0, launch.grid.x * chunk, "one key per thread");
+  for (uint64_t cta = 0; cta < launch.grid.x; ++cta) std::sort(keys + cta * chunk, keys + (cta + 1) * chunk);
 }
 
 }  // namespace simtlm::workloads

@@ -11,10 +11,11 @@ namespace simtlm::workloads {
 
 void convolution(const launch::Launch& launch, Buffers& buffers) {
   constexpr int kRadius = 2;
-  const float* input = param_buffer<float>(launch, buffers, 0);
-  float* output = param_buffer<float>(launch, buffers, 1);
   const int width = static_cast<int>(param_int(launch, 2));
   const int height = static_cast<int>(param_int(launch, 3));
+  const uint64_t pixels = elements(width, height);
+  const float* input = checked_param_buffer<float>(launch, buffers, 0, pixels, "width x height");
+  float* output = checked_param_buffer<float>(launch, buffers, 1, pixels, "width x height");
   std::array<float, 2 * kRadius + 1> taps;
   for (size_t k = 0; k < taps.size(); ++k) taps[k] = param_f32(launch, 4 + k);
   auto clamp_x = [&](int x) { return std::clamp(x, 0, width - 1); };

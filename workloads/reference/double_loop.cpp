@@ -6,10 +6,11 @@
 namespace simtlm::workloads {
 
 void double_loop(const launch::Launch& launch, Buffers& buffers) {
-  float* out = param_buffer<float>(launch, buffers, 0);
+  const uint64_t threads = uint64_t{launch.grid.x} * launch.block.x;
+  float* out = checked_param_buffer<float>(launch, buffers, 0, threads, "one per thread of grid.x x block.x");
   const int n_outer = static_cast<int>(param_int(launch, 1));
   const int n_inner = static_cast<int>(param_int(launch, 2));
-  for (uint32_t tid = 0; tid < launch.grid.x * launch.block.x; ++tid) {
+  for (uint64_t tid = 0; tid < threads; ++tid) {
     const uint32_t lane = tid % launch.block.x % 32;
     const int outer_trips = table1_trip_count(lane, n_outer);
     const int inner_trips = table1_trip_count(lane, n_inner);

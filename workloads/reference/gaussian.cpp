@@ -6,10 +6,11 @@
 namespace simtlm::workloads {
 
 void gaussian(const launch::Launch& launch, Buffers& buffers) {
-  float* a = view<float>(buffers, "a");
-  float* b = view<float>(buffers, "b");
-  float* m = view<float>(buffers, "m");
-  const auto n = static_cast<int>(count_of<float>(buffers, "b"));
+  const uint64_t size = buffers.count("b") ? count_of<float>(buffers, "b") : 0;
+  float* b = checked_view<float>(launch, buffers, "b", size, "");
+  float* a = checked_view<float>(launch, buffers, "a", size * size, "n x n for the n elements of b");
+  float* m = checked_view<float>(launch, buffers, "m", size * size, "n x n for the n elements of b");
+  const auto n = static_cast<int>(size);
   const float shift = sequence_param_f32(launch, "make_dominant", 2);
   for (int i = 0; i < n; ++i) a[i * n + i] += shift;
   for (int t = 0; t < n - 1; ++t) {

@@ -5,9 +5,9 @@
 namespace simtlm::workloads {
 
 void histogram(const launch::Launch& launch, Buffers& buffers) {
-  const uint8_t* data = param_buffer<uint8_t>(launch, buffers, 0);
   const uint32_t count = static_cast<uint32_t>(param_int(launch, 1));
-  uint32_t* bins = param_buffer<uint32_t>(launch, buffers, 2);
+  const uint8_t* data = checked_param_buffer<uint8_t>(launch, buffers, 0, count, "count (parameter 1) bytes");
+  uint32_t* bins = checked_param_buffer<uint32_t>(launch, buffers, 2, 256, "one bin per byte value");
   for (uint32_t i = 0; i < count; ++i) ++bins[data[i]];
 }
 

@@ -22,9 +22,10 @@ struct Lane {
 }  // namespace
 
 void mandelbrot_herding(const launch::Launch& launch, Buffers& buffers) {
-  uint8_t* iterations = param_buffer<uint8_t>(launch, buffers, 0);
   const int width = static_cast<int>(param_int(launch, 1));
   const int height = static_cast<int>(param_int(launch, 2));
+  uint8_t* iterations =
+      checked_param_buffer<uint8_t>(launch, buffers, 0, elements(width, height), "width x height");
   const int max_iterations = static_cast<int>(param_int(launch, 3));
   const float x_origin = param_f32(launch, 4), y_origin = param_f32(launch, 5), step = param_f32(launch, 6);
   const uint32_t threads_per_cta = launch.block.x * launch.block.y;

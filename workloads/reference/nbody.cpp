@@ -1,5 +1,6 @@
 // Reference of workloads/nbody: for each body, accelerations summed over j = 0..n-1 in order with
 // the kernel's expression shapes, then the velocity and position update.
+#include <algorithm>
 #include <cmath>
 
 #include "workloads/reference/suite.hpp"
@@ -7,14 +8,20 @@
 namespace simtlm::workloads {
 
 void nbody(const launch::Launch& launch, Buffers& buffers) {
-  const float* positions = param_buffer<float>(launch, buffers, 0);  // float4 per body
-  const float* masses = param_buffer<float>(launch, buffers, 1);
-  float* velocities = param_buffer<float>(launch, buffers, 2);
-  float* new_positions = param_buffer<float>(launch, buffers, 3);
   const int body_count = static_cast<int>(param_int(launch, 4));
   const float softening_squared = param_f32(launch, 5);
   const float time_step = param_f32(launch, 6);
-  const int threads = static_cast<int>(launch.grid.x * launch.block.x);
+  const uint64_t thread_count = uint64_t{launch.grid.x} * launch.block.x;
+  const uint64_t bodies = std::max<uint64_t>(elements(body_count), thread_count);
+  if (thread_count > INT32_MAX) reference_error(launch, "more than 2^31 - 1 threads");
+  const int threads = static_cast<int>(thread_count);
+  const float* positions = checked_param_buffer<float>(
+      launch, buffers, 0, 4 * bodies, "a float4 per body and per thread");  // float4 per body
+  const float* masses = checked_param_buffer<float>(launch, buffers, 1, elements(body_count), "one per body");
+  float* velocities =
+      checked_param_buffer<float>(launch, buffers, 2, 4 * thread_count, "a float4 per thread");
+  float* new_positions =
+      checked_param_buffer<float>(launch, buffers, 3, 4 * thread_count, "a float4 per thread");
   for (int i = 0; i < threads; ++i) {
     const float* me = positions + 4 * i;
     float ax = 0.0f, ay = 0.0f, az = 0.0f;

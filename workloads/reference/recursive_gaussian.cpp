@@ -1,14 +1,20 @@
 // Reference of workloads/recursive_gaussian: the kernel's causal and anti-causal column recursions
 // with the same operation order ((a*x + a*x) - b*y) - b*y.
+#include <fmt/format.h>
+
+#include <algorithm>
+
 #include "workloads/reference/suite.hpp"
 
 namespace simtlm::workloads {
 
 void recursive_gaussian(const launch::Launch& launch, Buffers& buffers) {
-  const float* input = param_buffer<float>(launch, buffers, 0);
-  float* output = param_buffer<float>(launch, buffers, 1);
   const int width = static_cast<int>(param_int(launch, 2));
   const int height = static_cast<int>(param_int(launch, 3));
+  if (width > 0 && height <= 0) reference_error(launch, fmt::format("height {} is not positive", height));
+  const uint64_t pixels = elements(width, height);
+  const float* input = checked_param_buffer<float>(launch, buffers, 0, pixels, "width x height");
+  float* output = checked_param_buffer<float>(launch, buffers, 1, pixels, "width x height");
   const float a0 = param_f32(launch, 4), a1 = param_f32(launch, 5), a2 = param_f32(launch, 6);
   const float a3 = param_f32(launch, 7), b1 = param_f32(launch, 8), b2 = param_f32(launch, 9);
   const float edge_causal = param_f32(launch, 10), edge_anticausal = param_f32(launch, 11);

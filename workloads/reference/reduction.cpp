@@ -7,9 +7,10 @@
 namespace simtlm::workloads {
 
 void reduction(const launch::Launch& launch, Buffers& buffers) {
-  const float* input = param_buffer<float>(launch, buffers, 0);
-  float* block_sums = param_buffer<float>(launch, buffers, 1);
   const uint32_t block = launch.block.x;
+  const float* input = checked_param_buffer<float>(launch, buffers, 0, uint64_t{launch.grid.x} * block,
+                                                   "one per thread of grid.x x block.x");
+  float* block_sums = checked_param_buffer<float>(launch, buffers, 1, launch.grid.x, "one per CTA");
   std::vector<float> partial(block);
   for (uint32_t cta = 0; cta < launch.grid.x; ++cta) {
     partial.assign(input + cta * block, input + (cta + 1) * block);

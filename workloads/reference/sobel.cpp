@@ -7,10 +7,11 @@
 namespace simtlm::workloads {
 
 void sobel(const launch::Launch& launch, Buffers& buffers) {
-  const uint8_t* image = param_buffer<uint8_t>(launch, buffers, 0);
-  uint8_t* edges = param_buffer<uint8_t>(launch, buffers, 1);
   const int width = static_cast<int>(param_int(launch, 2));
   const int height = static_cast<int>(param_int(launch, 3));
+  const uint64_t pixels = elements(width, height);
+  const uint8_t* image = checked_param_buffer<uint8_t>(launch, buffers, 0, pixels, "width x height");
+  uint8_t* edges = checked_param_buffer<uint8_t>(launch, buffers, 1, pixels, "width x height");
   for (int y = 0; y < height; ++y) {
     for (int x = 0; x < width; ++x) {
       if (x == 0 || y == 0 || x == width - 1 || y == height - 1) {

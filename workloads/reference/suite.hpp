@@ -4,7 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
+#include <string>
 
 #include "workloads/reference/reference.hpp"
 
@@ -12,29 +12,43 @@ namespace simtlm::workloads {
 
 // An integer parameter (a real one is truncated, as a YAML "3.0" for an int param would be).
 inline int64_t param_int(const launch::Launch& launch, size_t index) {
-  const launch::ParamValue& p = launch.params.at(index);
-  if (p.kind == launch::ParamValue::Kind::buffer) {
-    throw std::invalid_argument("param is a buffer: " + p.buffer);
+  const launch::ParamValue& p = reference_param(launch, index, "an integer");
+  if (p.kind == launch::ParamValue::Kind::real) return static_cast<int64_t>(p.real);
+  if (p.kind != launch::ParamValue::Kind::integer) {
+    reference_error(
+        launch, "parameter " + std::to_string(index) + " must be an integer, but is " + describe_param(p));
   }
-  return p.kind == launch::ParamValue::Kind::real ? static_cast<int64_t>(p.real) : p.integer;
+  return p.integer;
 }
 
 // A .f32 parameter: the double from the launch file rounded to float, as the runner stores it.
 inline float param_f32(const launch::Launch& launch, size_t index) {
-  const launch::ParamValue& p = launch.params.at(index);
-  if (p.kind == launch::ParamValue::Kind::buffer) {
-    throw std::invalid_argument("param is a buffer: " + p.buffer);
+  const launch::ParamValue& p = reference_param(launch, index, "a number");
+  if (p.kind == launch::ParamValue::Kind::real) return static_cast<float>(p.real);
+  if (p.kind != launch::ParamValue::Kind::integer) {
+    reference_error(launch,
+                    "parameter " + std::to_string(index) + " must be a number, but is " + describe_param(p));
   }
-  return p.kind == launch::ParamValue::Kind::real ? static_cast<float>(p.real)
-                                                  : static_cast<float>(p.integer);
+  return static_cast<float>(p.integer);
 }
 
-// The buffer passed as parameter `index`, typed.
+// The name of the buffer passed whole as parameter `index`: a reference reads a buffer from its start, so an
+// offset would make it compare the wrong elements.
+inline const std::string& param_buffer_name(const launch::Launch& launch, size_t index) {
+  const launch::ParamValue& p = reference_param(launch, index, "a buffer");
+  if (p.kind != launch::ParamValue::Kind::buffer || !p.offset.empty()) {
+    reference_error(launch, "parameter " + std::to_string(index) + " must be a buffer" +
+                                (p.kind == launch::ParamValue::Kind::buffer ? " without an offset" : "") +
+                                ", but is " + describe_param(p));
+  }
+  return p.buffer;
+}
+
+// The buffer passed as parameter `index`, typed, holding at least `needed` elements (`why` says which).
 template <class T>
-T* param_buffer(const launch::Launch& launch, Buffers& buffers, size_t index) {
-  const launch::ParamValue& p = launch.params.at(index);
-  if (p.kind != launch::ParamValue::Kind::buffer) throw std::invalid_argument("param is not a buffer");
-  return view<T>(buffers, p.buffer);
+T* checked_param_buffer(const launch::Launch& launch, Buffers& buffers, size_t index, uint64_t needed,
+                        const std::string& why) {
+  return checked_view<T>(launch, buffers, param_buffer_name(launch, index), needed, why);
 }
 
 void backprop(const launch::Launch& launch, Buffers& buffers);

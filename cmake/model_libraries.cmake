@@ -1,0 +1,19 @@
+# The libraries without SystemC: the PTX front end and functional model, configurations, launch files and a run,
+# host references. Included by CMakeLists.txt and by cmake/fuzz.cmake, which builds them instrumented.
+file(GLOB SIMTLM_PTX_SOURCES CONFIGURE_DEPENDS models/ptx/*.cpp)
+add_library(simtlm_ptx STATIC ${SIMTLM_PTX_SOURCES})
+target_include_directories(simtlm_ptx PUBLIC ${CMAKE_SOURCE_DIR})
+target_link_libraries(simtlm_ptx PUBLIC fmt::fmt)
+
+file(GLOB SIMTLM_CONFIG_SOURCES CONFIGURE_DEPENDS models/config/*.cpp)
+add_library(simtlm_config STATIC ${SIMTLM_CONFIG_SOURCES})
+target_include_directories(simtlm_config PUBLIC ${CMAKE_SOURCE_DIR})
+target_link_libraries(simtlm_config PUBLIC yaml-cpp)
+
+file(GLOB SIMTLM_LAUNCH_SOURCES CONFIGURE_DEPENDS models/launch/*.cpp)
+add_library(simtlm_launch STATIC ${SIMTLM_LAUNCH_SOURCES})
+target_link_libraries(simtlm_launch PUBLIC simtlm_ptx simtlm_config yaml-cpp nlohmann_json::nlohmann_json PNG::PNG)
+
+file(GLOB SIMTLM_REFERENCE_SOURCES CONFIGURE_DEPENDS workloads/reference/*.cpp)
+add_library(simtlm_workloads STATIC ${SIMTLM_REFERENCE_SOURCES})
+target_link_libraries(simtlm_workloads PUBLIC simtlm_launch)
