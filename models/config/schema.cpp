@@ -331,7 +331,7 @@ const std::vector<ParamSpec>& schema() {
        "stop with an error naming the kernel, its running CTAs and a warp's PC after this many cycles "
        "of one kernel (a runaway kernel); 0 = none. 4,000,000 is about 12 times the longest committed run "
        "and "
-       "stops an endless store, ALU or spin loop on configs/default.yaml in 3 to 11 s "
+       "stops an endless store, ALU or spin loop of 16 warps in 1 to 2 s "
        "(docs/timing-model.md, Errors)"},
   };
   return table;

@@ -12,6 +12,7 @@
 
 #include "models/ptx/functional.hpp"
 #include "models/ptx/ir.hpp"
+#include "models/ptx/limits.hpp"
 
 namespace simtlm::launch {
 
@@ -19,7 +20,7 @@ namespace simtlm::launch {
 // for expressions of a sequence, when the launch is planned) with the file and line.
 inline constexpr size_t kMaxNameLength = 128;     // buffer, symbol and output names
 inline constexpr uint64_t kMaxBuffers = 100'000;  // buffers and symbols: entries of one launch file, together
-inline constexpr uint64_t kMaxBufferBytes = uint64_t(1) << 30;  // one buffer or symbol
+inline constexpr uint64_t kMaxBufferBytes = ptx::limits::kMaxGlobalVariableBytes;  // one buffer or symbol
 // All buffers and module variables together: the host holds each, its initial copy and the reference's.
 inline constexpr uint64_t kMaxLaunchBytes = uint64_t(1) << 31;
 inline constexpr uint64_t kMaxGridCtas = uint64_t(1) << 32;     // CTAs of one kernel launch
@@ -27,7 +28,7 @@ inline constexpr uint64_t kMaxGridThreads = uint64_t(1) << 40;  // threads of on
 // CUDA's limits on each dimension of a block and a grid, and on threads per block: a kernel that runs here
 // must launch on a GPU, and bounded dimensions keep every product of them far from 64 bits.
 inline constexpr std::array<uint32_t, 3> kMaxBlockDims = {1024, 1024, 64};
-inline constexpr uint64_t kMaxBlockThreads = 1024;
+inline constexpr uint64_t kMaxBlockThreads = ptx::limits::kMaxThreadsPerBlock;
 inline constexpr std::array<uint32_t, 3> kMaxGridDims = {2147483647, 65535, 65535};
 
 // Names that become file names (outputs) or appear in expressions are C identifiers of at most

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <map>
 #include <string>
 
 #include "models/launch/launch.hpp"
@@ -27,11 +26,10 @@ class Reader {
   static uint32_t line_of(const YAML::Node& node) { return uint32_t(std::max(node.Mark().line, 0) + 1); }
 
   // The node must be a map whose keys are all in `allowed`: a misspelt key is an error, not a silent default.
-  // A key given twice is an error too: YAML lookups would silently use the first and ignore the second.
+  // (A key given twice was refused when the file was read: yaml_file::load_single_document.)
   void require_map(const YAML::Node& node, const std::string& path,
                    std::initializer_list<const char*> allowed) const {
     if (!node.IsMap()) fail(node, path, "expected a map");
-    reject_duplicate_keys(node, path);
     for (const auto& kv : node) {
       const std::string key = kv.first.Scalar();
       bool known = false;
@@ -41,15 +39,6 @@ class Reader {
         for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
         fail(kv.first, join(path, key), fmt::format("unknown key (expected one of: {})", list));
       }
-    }
-  }
-
-  void reject_duplicate_keys(const YAML::Node& map, const std::string& path) const {
-    std::map<std::string, uint32_t> first_line;
-    for (const auto& kv : map) {
-      const auto [it, fresh] = first_line.emplace(kv.first.Scalar(), line_of(kv.first));
-      if (!fresh)
-        fail(kv.first, join(path, it->first), fmt::format("given twice (first at line {})", it->second));
     }
   }
 

@@ -15,7 +15,6 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarParams& params)
       p_(params),
       req_link_free_(p_.in_ports, sc_core::SC_ZERO_TIME),
       resp_link_free_(p_.in_ports, sc_core::SC_ZERO_TIME),
-      bank_load_(p_.out_ports, 0),
       in_stats_(p_.in_ports),
       bank_requests_(p_.out_ports, 0),
       bank_queue_(p_.out_ports, QueueOccupancy(p_.bank_queue)),
@@ -38,8 +37,7 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarParams& params)
         [this, b](Gp& g, tlm::tlm_phase& ph, sc_time& t) { return out[b]->nb_transport_fw(g, ph, t); },
         [this, b](Gp& g) { on_resp(b, g); }));
     out_ports_.back()->on_req_done = [this, b] {
-      --bank_load_[b];
-      bank_queue_[b].set(bank_load_[b]);
+      bank_queue_[b].set(bank_queue_[b].size() - 1);
       for (auto& port : in_ports_) port->retry();
     };
   }
@@ -62,7 +60,7 @@ bool Crossbar::accept(uint32_t port, Gp& p) {
   const sc_time now = sc_core::sc_time_stamp();
   const uint32_t bank = bank_of(p.get_address());
   auto& st = in_stats_[port];
-  if (req_link_free_[port] > now || bank_load_[bank] >= p_.bank_queue) {
+  if (req_link_free_[port] > now || bank_queue_[bank].full()) {
     if (refused_[port] != &p) ++st.stalls;
     refused_[port] = &p;
     // A busy link frees at a known time; a full bank queue retries on its END_REQ.
@@ -78,8 +76,7 @@ bool Crossbar::accept(uint32_t port, Gp& p) {
   ++st.requests;
   st.req_bytes += bytes;
   ++bank_requests_[bank];
-  ++bank_load_[bank];
-  bank_queue_[bank].set(bank_load_[bank]);
+  bank_queue_[bank].set(bank_queue_[bank].size() + 1);
   origin_[&p] = port;
   out_ports_[bank]->send(p, cycles(p_.clock, p_.latency + ser));
   return true;

@@ -55,11 +55,10 @@ class Crossbar : public sc_core::sc_module {
   const CrossbarParams p_;
   // Mutable state.
   std::vector<sc_core::sc_time> req_link_free_, resp_link_free_;  // per SM-side port
-  std::vector<uint32_t> bank_load_;  // requests handed to a bank port and not yet past its END_REQ
   std::unordered_map<Gp*, uint32_t> origin_;
   std::vector<CrossbarPortStats> in_stats_;
   std::vector<uint64_t> bank_requests_;
-  std::vector<QueueOccupancy> bank_queue_;  // bank_load_ over time
+  std::vector<QueueOccupancy> bank_queue_;  // requests handed to a bank port and not yet past its END_REQ
   std::vector<const Gp*> refused_;
   std::vector<std::unique_ptr<AtTargetPort>> in_ports_;
   std::vector<std::unique_ptr<AtInitiatorPort>> out_ports_;

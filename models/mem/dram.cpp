@@ -42,7 +42,6 @@ void Dram::note_occupancy() {
   const uint64_t n = p_.fixed_latency_mode ? in_flight_ : queue_.size();
   stats_.occupancy_integral_ps += static_cast<double>(n) * (now - occ_changed_).value();
   occ_changed_ = now;
-  queue_occupancy_.set(n);
 }
 
 bool Dram::accept(uint32_t port, Gp& p) {
@@ -58,7 +57,6 @@ bool Dram::accept(uint32_t port, Gp& p) {
   if (p_.fixed_latency_mode) {
     ++in_flight_;
     queue_occupancy_.set(in_flight_);
-    stats_.occupancy_max = std::max<uint64_t>(stats_.occupancy_max, in_flight_);
     complete(r, p_.clock * static_cast<double>(p_.fixed_latency));
     timeline_.at(p_.clock * static_cast<double>(p_.fixed_latency), [this] {
       note_occupancy();
@@ -75,7 +73,6 @@ bool Dram::accept(uint32_t port, Gp& p) {
   r.row = local / (uint64_t{p_.row_bytes} * p_.banks);
   queue_.push_back(r);
   queue_occupancy_.set(queue_.size());
-  stats_.occupancy_max = std::max<uint64_t>(stats_.occupancy_max, queue_.size());
   wake_.notify(sc_core::SC_ZERO_TIME);
   return true;
 }
@@ -172,7 +169,7 @@ nlohmann::json Dram::stats_json() const {
            stats_.completed ? static_cast<double>(stats_.latency_sum.value()) / clk / stats_.completed : 0.0},
           {"latency_max_cycles", static_cast<double>(stats_.latency_max.value()) / clk},
           {"queue_avg", now_ps > 0 ? occ / now_ps : 0.0},
-          {"queue_max", stats_.occupancy_max},
+          {"queue_max", queue_occupancy_.max()},
           {"queue_cycles_full", queue_occupancy_.cycles_full(p_.clock)},
           {"rejections", stats_.rejections}};
 }

@@ -54,7 +54,6 @@ struct DramStats {
   sc_core::sc_time latency_sum, latency_max;
   uint64_t completed = 0;
   double occupancy_integral_ps = 0;  // sum of queue size x time
-  uint64_t occupancy_max = 0;
 };
 
 class Dram : public sc_core::sc_module {
@@ -100,7 +99,7 @@ class Dram : public sc_core::sc_module {
   sc_core::sc_time occ_changed_;
   sc_core::sc_event wake_;
   DramStats stats_;
-  QueueOccupancy queue_occupancy_;  // for the time at queue_depth (queue_max predates it)
+  QueueOccupancy queue_occupancy_;  // queue_max and the time at queue_depth
   std::vector<std::unique_ptr<AtTargetPort>> ports_;
   Timeline timeline_;
 };

@@ -30,12 +30,13 @@ void LivelockWatch::log_write(uint64_t addr, const uint8_t* bytes, unsigned coun
   }
 }
 
-bool LivelockWatch::yielding_round_repeats(std::vector<uint64_t> state) {
-  if (!armed_ || state != previous_state_) {
+bool LivelockWatch::yielding_round_repeats(std::vector<uint64_t>& state) {
+  const bool same_state = have_previous_ && state == previous_state_;
+  if (!armed_ || !same_state) {
     // Global writes are logged only from a round that left the CTA's own state as the round before left it:
     // a kernel that makes progress (a loop counter, an accumulator) never pays for the log.
-    armed_ = have_previous_ && state == previous_state_;
-    previous_state_ = std::move(state);
+    armed_ = same_state;
+    previous_state_.swap(state);  // both buffers keep their capacity for the next rounds
     have_previous_ = true;
     have_previous_log_ = false;
     log_.clear();

@@ -24,8 +24,9 @@ class LivelockWatch {
   // A global location after a store or atomic of the current round wrote it.
   void log_write(uint64_t addr, const uint8_t* bytes, unsigned count);
   // Ends a round in which every warp that ran yielded; `state` is the CTA's state after it. True when the
-  // round repeated the previous one exactly.
-  bool yielding_round_repeats(std::vector<uint64_t> state);
+  // round repeated the previous one exactly. May swap `state` with the kept copy, so the caller's buffer and
+  // this one are reused round after round without allocating.
+  bool yielding_round_repeats(std::vector<uint64_t>& state);
 
  private:
   static constexpr size_t kMaxLog = size_t(1) << 20;  // words; a longer round is not compared

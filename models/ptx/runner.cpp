@@ -125,8 +125,9 @@ class GridRunner {
       if (!ran) throw KernelError(deadlock_message());
       if (!all_yielded) {
         livelock_.reset();
-      } else if (livelock_.yielding_round_repeats(cta_state())) {
-        throw KernelError(livelock_message());
+      } else {
+        cta_state(round_state_);
+        if (livelock_.yielding_round_repeats(round_state_)) throw KernelError(livelock_message());
       }
     }
   }
@@ -200,28 +201,27 @@ class GridRunner {
     }
   }
 
-  // Everything the next round of the CTA depends on besides global memory.
-  std::vector<uint64_t> cta_state() const {
-    std::vector<uint64_t> state;
+  // Everything the next round of the CTA depends on besides global memory, into `state` (cleared first; its
+  // capacity is kept from round to round, so a yielding CTA does not allocate its whole state every round).
+  void cta_state(std::vector<uint64_t>& state) const {
+    state.clear();
+    auto append_words = [&state](const uint8_t* bytes, size_t size) {
+      for (size_t k = 0; k < size; k += 8) {
+        uint64_t word = 0;
+        std::memcpy(&word, bytes + k, std::min<size_t>(8, size - k));
+        state.push_back(word);
+      }
+    };
     for (const Warp& w : warps_) {
       state.push_back(uint64_t(w.state));
       for (const SimtEntry& e : w.stack.entries())
         state.push_back(uint64_t(e.pc) << 32 ^ e.reconvergence_pc ^ uint64_t(e.mask) << 16);
       state.push_back(w.stack.depth());
       state.insert(state.end(), w.ctx.regs.begin(), w.ctx.regs.end());
-      for (size_t k = 0; k < w.ctx.local.size(); k += 8) {
-        uint64_t word = 0;
-        std::memcpy(&word, w.ctx.local.data() + k, std::min<size_t>(8, w.ctx.local.size() - k));
-        state.push_back(word);
-      }
+      append_words(w.ctx.local.data(), w.ctx.local.size());
     }
     for (uint32_t id = 0; id < CtaBarriers::kIds; ++id) state.push_back(barriers_.arrived(id));
-    for (size_t k = 0; k < cta_.shared.size(); k += 8) {
-      uint64_t word = 0;
-      std::memcpy(&word, cta_.shared.data() + k, std::min<size_t>(8, cta_.shared.size() - k));
-      state.push_back(word);
-    }
-    return state;
+    append_words(cta_.shared.data(), cta_.shared.size());
   }
 
   void branch(Warp& w, uint32_t pc, LaneMask mask, const WarpStep& step) {
@@ -377,6 +377,7 @@ class GridRunner {
   std::vector<Warp> warps_;
   CtaBarriers barriers_;
   LivelockWatch livelock_;
+  std::vector<uint64_t> round_state_;  // cta_state() of the latest all-yielding round
   size_t done_warps_ = 0;
 };
 

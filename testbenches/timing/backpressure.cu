@@ -22,3 +22,19 @@ extern "C" __global__ void wait_for_flag(volatile int* flag, int* out) {
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
 }
+
+// A convergence loop whose target can never be reached (h stays odd, `stop` is 0): it computes forever
+// without touching memory.
+extern "C" __global__ void alu_forever(unsigned int* out, unsigned int stop) {
+  unsigned int h = 2u * threadIdx.x + 1u;
+  while (h != stop) h = h * 3u + 2u;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = h;
+}
+
+// A kernel with CUDA's largest per-thread stack frame (512 KiB of .local) that touches one word of it: the
+// host memory of a run must follow what the kernel writes, not what it declares (docs/reliability.md).
+extern "C" __global__ void local_frame(unsigned int* out, int index) {
+  volatile unsigned int frame[131072];
+  frame[index] = threadIdx.x;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = frame[index];
+}
