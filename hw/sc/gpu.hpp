@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "hw/sc/sm.hpp"
-#include "hw/sc/timing_kernel.hpp"
+#include "hw/timing_kernel.hpp"
 #include "hw/sc/timing_params.hpp"
 #include "models/mem/cache.hpp"
 #include "models/mem/crossbar.hpp"

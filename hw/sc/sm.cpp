@@ -130,7 +130,7 @@ void Sm::launch_cta(uint64_t linear_id) {
 
 void Sm::finish_warp(uint32_t slot, uint64_t now) {
   Warp& w = warps_[slot];
-  stats_.stack += w.stack->counters();
+  stats_.divergence.stack += w.stack->counters();
   w.live = false;
   slot_used_[slot] = 0;
   wave.mask[slot] = 0;

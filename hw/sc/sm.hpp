@@ -26,7 +26,8 @@
 
 #include "hw/coalescer.hpp"
 #include "hw/sc/load_store_unit.hpp"
-#include "hw/sc/timing_kernel.hpp"
+#include "hw/sc/sm_stats.hpp"
+#include "hw/timing_kernel.hpp"
 #include "hw/sc/timing_params.hpp"
 #include "hw/simt_stack.hpp"
 #include "hw/units/majority_unit.hpp"
@@ -37,58 +38,6 @@
 #include "models/ptx/simt_stack.hpp"
 
 namespace simtlm::hw {
-
-// Why an SM with resident warps issued nothing in a cycle (docs/stats-schema.md).
-enum class Stall : uint8_t {
-  no_warp,
-  memory,
-  scoreboard,
-  pipeline,
-  memory_backpressure,  // the next instruction is a memory one and the load/store unit is full
-  branch,
-  stack,
-  compaction,
-  barrier,
-  count_
-};
-inline constexpr size_t kStallKinds = static_cast<size_t>(Stall::count_);
-const char* stall_name(Stall s);
-
-struct BranchCounts {
-  uint64_t executed = 0;   // warp executions of the conditional branch
-  uint64_t divergent = 0;  // of which the active lanes split
-};
-
-// Thread block compaction at CTA-wide divergent branches (docs/timing-model.md).
-struct CompactionStats {
-  uint64_t cta_branches = 0, divergent = 0;  // CTA-wide executions of branches, and of those the divergent
-  uint64_t paths = 0, compacted = 0;         // paths of divergent branches; of which fewer warps than no_tbc
-  uint64_t warps_no_tbc = 0, warps_formed = 0, warps_ideal = 0;  // summed over those paths
-  uint64_t formations = 0, formed_warps = 0;  // compactor runs (paths and reconvergence points), warps made
-  uint64_t p_paths = 0, p_compacted = 0, d_paths = 0, d_compacted = 0;
-  uint64_t capri_skipped = 0;    // warp executions of branches that did not synchronize the CTA
-  uint64_t capri_unblocked = 0;  // times the CTA's waiting warps could not meet (see Sm::capri_unblock)
-  CompactionStats& operator+=(const CompactionStats& o);
-};
-
-struct SmStats {
-  uint64_t warp_instructions = 0, thread_instructions = 0, lane_slots = 0, issue_cycles = 0;
-  uint64_t active_cycles = 0;  // cycles with at least one resident warp
-  uint64_t ctas = 0, warps = 0, barriers = 0;
-  uint64_t max_resident_ctas = 0;  // occupancy: most CTAs resident at once (the GPU total is the maximum)
-  uint64_t branches = 0, divergent_branches = 0;
-  std::array<uint64_t, kStallKinds> stalls{};
-  uint64_t global_instructions = 0, global_requests = 0, local_instructions = 0, local_requests = 0;
-  uint64_t shared_instructions = 0, shared_conflict_cycles = 0, other_memory_instructions = 0;
-  uint64_t atomics = 0;
-  uint64_t spill_requests = 0, fill_requests = 0;
-  StackCounters stack;                   // summed over warps; max_depth is the maximum
-  std::vector<BranchCounts> per_branch;  // per PC
-  uint64_t finish_cycle = 0;             // cycle the SM's last CTA completed
-  CompactionStats compaction;
-  // Sums another SM's statistics into these (the GPU's totals); per-SM facts (cycles) are left alone.
-  SmStats& operator+=(const SmStats& o);
-};
 
 // The units an SM consults, owned by the caller (C++ models or Verilated twins, hw/units/select/).
 struct SmUnits {

@@ -37,7 +37,7 @@ void Sm::launch_compacted(Cta& cta, uint64_t now) {
   cta.stack.assign(1, root);
   cta.at_sync = 0;
   cta.sync_at_branch = false;
-  stats_.stack.max_depth = std::max<uint64_t>(stats_.stack.max_depth, 1);
+  stats_.divergence.stack.max_depth = std::max<uint64_t>(stats_.divergence.stack.max_depth, 1);
   // As launched, the CTA's warps are what the compactor forms from its full mask: nothing to form.
   std::vector<std::pair<uint32_t, uint64_t>> started;
   for (uint32_t slot : cta.slots) started.emplace_back(slot, warps_[slot].generation);
@@ -68,7 +68,7 @@ void Sm::compacted_branch(Warp& w, uint32_t slot, uint32_t pc, const Issued& iss
     // asks the predictor, and when it skips it stays on the CTA's path, so compaction inside the region still
     // happens.
     if ((all || none) && capri_skips(cta, w, slot, pc, issued)) {
-      ++stats_.compaction.capri_skipped;
+      ++stats_.divergence.compaction.capri_skipped;
       compacted_advance(w, slot, all ? in.target : pc + 1, now);
       return;
     }
@@ -264,7 +264,7 @@ bool Sm::capri_unblock(Cta& cta, uint64_t now) {
   }
   if (branch_pc == ptx::kNoTarget || (!at_r && !barrier && branches_agree)) return false;
   others_changed_ = true;
-  ++stats_.compaction.capri_unblocked;
+  ++stats_.divergence.compaction.capri_unblocked;
   if (at_r) {
     CtaEntry& top = cta.stack.back();
     for (uint32_t slot : cta.slots) {
@@ -311,7 +311,7 @@ void Sm::compacted_resolve(Cta& cta, uint64_t now) {
   }
   if (!cta.sync_at_branch) {  // the path reached its reconvergence point
     cta.stack.pop_back();
-    ++stats_.stack.pops;
+    ++stats_.divergence.stack.pops;
     compacted_form(cta, now);
     return;
   }
@@ -319,10 +319,10 @@ void Sm::compacted_resolve(Cta& cta, uint64_t now) {
   const uint32_t pc = cta.sync_pc;
   const ptx::Instr& in = k_.fn.code[pc];
   const bool any_taken = any_thread(outcome.taken), any_not = any_thread(outcome.not_taken);
-  ++stats_.compaction.cta_branches;
+  ++stats_.divergence.compaction.cta_branches;
   bool adequate = false;
   if (any_taken && any_not) {
-    ++stats_.compaction.divergent;
+    ++stats_.divergence.compaction.divergent;
     adequate = count_paths(pc, outcome);
   }
   if (p_.compaction == Compaction::capri) capri_train(pc, adequate);
@@ -342,13 +342,13 @@ void Sm::compacted_resolve(Cta& cta, uint64_t now) {
   if (r != top.reconvergence_pc) cta.stack.push_back(CtaEntry{r, top.reconvergence_pc, top.mask});
   if (pc + 1 != r) {
     cta.stack.push_back(CtaEntry{pc + 1, r, std::move(outcome.not_taken)});
-    ++stats_.stack.pushes;
+    ++stats_.divergence.stack.pushes;
   }
   if (in.target != r) {
     cta.stack.push_back(CtaEntry{in.target, r, std::move(outcome.taken)});
-    ++stats_.stack.pushes;
+    ++stats_.divergence.stack.pushes;
   }
-  stats_.stack.max_depth = std::max<uint64_t>(stats_.stack.max_depth, cta.stack.size());
+  stats_.divergence.stack.max_depth = std::max<uint64_t>(stats_.divergence.stack.max_depth, cta.stack.size());
   compacted_form(cta, now);
 }
 
@@ -382,7 +382,7 @@ void Sm::compacted_form(Cta& cta, uint64_t now) {
     const bool empty = std::all_of(top.mask.begin(), top.mask.end(), [](ptx::LaneMask m) { return m == 0; });
     if (!empty && top.pc != top.reconvergence_pc) break;
     cta.stack.pop_back();
-    ++stats_.stack.pops;
+    ++stats_.divergence.stack.pops;
   }
   if (cta.stack.empty()) {
     for (uint32_t slot : cta.slots) {
@@ -403,8 +403,8 @@ void Sm::compacted_form(Cta& cta, uint64_t now) {
          false);
     return;
   }
-  ++stats_.compaction.formations;
-  stats_.compaction.formed_warps += formed.size();
+  ++stats_.divergence.compaction.formations;
+  stats_.divergence.compaction.formed_warps += formed.size();
   const uint32_t pc = top.pc;
   std::vector<std::pair<uint32_t, uint64_t>> started;
   for (size_t k = 0; k < formed.size(); ++k) {
@@ -467,7 +467,7 @@ std::vector<std::vector<Sm::Part>> Sm::form_warps(const std::vector<ptx::LaneMas
 }
 
 bool Sm::count_paths(uint32_t pc, const CtaOutcome& o) {
-  CompactionStats& s = stats_.compaction;
+  CompactionStats& s = stats_.divergence.compaction;
   bool any = false;
   const bool data = k_.data_branch[pc];
   for (const std::vector<ptx::LaneMask>* path : {&o.taken, &o.not_taken}) {

@@ -65,10 +65,7 @@ GpuParams gpu_params(const config::MachineConfig& c) {
   const StackTiming& t = s.stack.timing;
   s.stack_timing_measured = t.divergent_branch || t.pop || t.spill || t.fill;
   const std::string& mechanism = c.str("compaction.mechanism");
-  s.compaction = mechanism == "tbc"     ? Compaction::tbc
-                 : mechanism == "ideal" ? Compaction::ideal
-                 : mechanism == "capri" ? Compaction::capri
-                                        : Compaction::none;
+  s.compaction = parse_compaction(mechanism).value_or(Compaction::none);
   s.permutation = c.flag("compaction.slp_disable") ? NamedPermutation::kIdentity
                                                    : *parse_permutation(c.str("compaction.permutation"));
   s.permutation_seed = c.u("compaction.seed");

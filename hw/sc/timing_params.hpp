@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <systemc>
 
+#include "hw/divergence/mechanism.hpp"
 #include "hw/issue_info.hpp"
 #include "hw/sc/load_store_unit.hpp"
 #include "hw/stack_params.hpp"
@@ -21,13 +22,6 @@ namespace simtlm::hw {
 struct PipeParams {
   uint32_t latency = 1;              // cycles from issue to result
   uint32_t initiation_interval = 1;  // cycles between issues to the unit
-};
-
-enum class Compaction : uint8_t {
-  none,   // per-warp reconvergence stacks
-  tbc,    // thread block compaction: a CTA-wide stack, warps formed by the priority-encoder compactor
-  ideal,  // the same, but any thread may run in any lane (the upper bound)
-  capri,  // tbc, but a branch predicted not to gain from compaction runs without synchronizing the CTA
 };
 
 struct SmParams {

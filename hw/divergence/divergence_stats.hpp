@@ -1,0 +1,33 @@
+// Statistics a divergence unit owns: its reconvergence stacks' counts and, for the mechanisms that form warps,
+// thread block compaction's (docs/stats-schema.md, sections stack and compaction).
+#pragma once
+
+#include <cstdint>
+
+#include "hw/simt_stack.hpp"
+
+namespace simtlm::hw {
+
+// Thread block compaction at CTA-wide divergent branches (docs/timing-model.md).
+struct CompactionStats {
+  uint64_t cta_branches = 0, divergent = 0;  // CTA-wide executions of branches, and of those the divergent
+  uint64_t paths = 0, compacted = 0;         // paths of divergent branches; of which fewer warps than no_tbc
+  uint64_t warps_no_tbc = 0, warps_formed = 0, warps_ideal = 0;  // summed over those paths
+  uint64_t formations = 0, formed_warps = 0;  // compactor runs (paths and reconvergence points), warps made
+  uint64_t p_paths = 0, p_compacted = 0, d_paths = 0, d_compacted = 0;
+  uint64_t capri_skipped = 0;    // warp executions of branches that did not synchronize the CTA
+  uint64_t capri_unblocked = 0;  // times the CTA's waiting warps could not meet (see Sm::capri_unblock)
+  CompactionStats& operator+=(const CompactionStats& o);
+};
+
+struct DivergenceStats {
+  StackCounters stack;  // summed over warps; max_depth is the maximum
+  CompactionStats compaction;
+  DivergenceStats& operator+=(const DivergenceStats& o) {
+    stack += o.stack;
+    compaction += o.compaction;
+    return *this;
+  }
+};
+
+}  // namespace simtlm::hw

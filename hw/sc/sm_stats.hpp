@@ -1,0 +1,37 @@
+// What one SM counts (docs/stats-schema.md): issue, stalls, branches, memory instructions, and what its
+// divergence unit counted.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "hw/divergence/divergence_stats.hpp"
+#include "hw/stall.hpp"
+
+namespace simtlm::hw {
+
+struct BranchCounts {
+  uint64_t executed = 0;   // warp executions of the conditional branch
+  uint64_t divergent = 0;  // of which the active lanes split
+};
+
+struct SmStats {
+  uint64_t warp_instructions = 0, thread_instructions = 0, lane_slots = 0, issue_cycles = 0;
+  uint64_t active_cycles = 0;  // cycles with at least one resident warp
+  uint64_t ctas = 0, warps = 0, barriers = 0;
+  uint64_t max_resident_ctas = 0;  // occupancy: most CTAs resident at once (the GPU total is the maximum)
+  uint64_t branches = 0, divergent_branches = 0;
+  std::array<uint64_t, kStallKinds> stalls{};
+  uint64_t global_instructions = 0, global_requests = 0, local_instructions = 0, local_requests = 0;
+  uint64_t shared_instructions = 0, shared_conflict_cycles = 0, other_memory_instructions = 0;
+  uint64_t atomics = 0;
+  uint64_t spill_requests = 0, fill_requests = 0;
+  std::vector<BranchCounts> per_branch;  // per PC
+  uint64_t finish_cycle = 0;             // cycle the SM's last CTA completed
+  DivergenceStats divergence;           // the divergence unit's own
+  // Sums another SM's statistics into these (the GPU's totals); per-SM facts (cycles) are left alone.
+  SmStats& operator+=(const SmStats& o);
+};
+
+}  // namespace simtlm::hw
