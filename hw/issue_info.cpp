@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/location.hpp"
+
 namespace simtlm::hw {
 
 using ptx::Op;
@@ -147,7 +149,7 @@ std::string describe_pc(const ptx::Module& module, const ptx::Function& fn, uint
   const ptx::Instr& in = fn.code[pc];
   s += " (PTX line " + std::to_string(in.line);
   if (in.loc_file > 0 && in.loc_file < module.files.size() && in.loc_line > 0) {
-    s += ", " + module.files[in.loc_file] + ":" + std::to_string(in.loc_line);
+    s += ", " + common::location(module.files[in.loc_file], in.loc_line);
   }
   return s + ")";
 }

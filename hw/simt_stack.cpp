@@ -74,9 +74,10 @@ StackUpdate SimtStack::branch(const BranchOutcome& b) {
     // stacking another waiting one (as GPGPU-Sim does), so a loop that loses lanes on every iteration keeps
     // a constant depth.
     u.diverged = true;
-    if (r != rpc_) push(StackEntry{EntryKind::path, r, rpc_, mask_}, u);
-    const bool run_taken = b.target != r;
-    if (run_taken && b.fallthrough != r) {
+    const ptx::DivergentPaths paths = ptx::divergent_paths(b.fallthrough, b.target, r, rpc_);
+    if (paths.keep_waiting) push(StackEntry{EntryKind::path, r, rpc_, mask_}, u);
+    const bool run_taken = paths.push_taken;  // the path on top executes; its entry lives in registers
+    if (run_taken && paths.push_not_taken) {
       push(StackEntry{EntryKind::path, b.fallthrough, r, not_taken}, u);
       ++u.pushes;
     }

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "models/config/config_section.hpp"
+
 namespace simtlm::hw {
 
 enum class Discipline : uint8_t {
@@ -46,5 +48,9 @@ inline StackTiming maxwell_timing() {
 
 // "kepler" or "maxwell"; throws std::invalid_argument otherwise.
 StackTiming timing_preset(const std::string& name);
+
+// The stack.* parameters (hw/stack_schema.hpp), checked: the preset's timing, each nonzero stack.cycles.*
+// overriding its event's cost.
+StackParams stack_params(const config::ConfigSection& stack);
 
 }  // namespace simtlm::hw

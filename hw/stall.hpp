@@ -19,7 +19,11 @@ enum class Stall : uint8_t {
   count_
 };
 inline constexpr size_t kStallKinds = static_cast<size_t>(Stall::count_);
-const char* stall_name(Stall s);
-
+// The name in stats.json (sm.stalls) and in deadlock reports.
+constexpr const char* stall_name(Stall s) {
+  constexpr const char* kNames[] = {"no_warp", "memory", "scoreboard", "pipeline", "memory_backpressure",
+                                    "branch",  "stack",  "compaction", "barrier"};
+  return kNames[static_cast<size_t>(s)];
+}
 
 }  // namespace simtlm::hw

@@ -21,7 +21,7 @@
 #include "models/launch/sha256.hpp"
 #include "models/launch/stats_json.hpp"
 #include "sc_main/run_output.hpp"
-#include "workloads/reference/reference.hpp"
+#include "sim/host_references.hpp"
 
 namespace simtlm::cli {
 
@@ -32,7 +32,7 @@ using launch::SessionResult;
 launch::SessionOptions session_options(uint64_t budget, bool capture_printf) {
   launch::SessionOptions options;
   options.instruction_budget = budget;
-  options.find_reference = &workloads::find_reference;
+  options.find_reference = &sim::find_host_reference;
   options.capture_printf = capture_printf;
   return options;
 }

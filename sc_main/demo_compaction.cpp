@@ -2,11 +2,11 @@
 // and ideal compaction (the full study is scripts/study-slp, docs/validation/slp.md).
 #include <fmt/format.h>
 
-#include "hw/compaction_study.hpp"
-#include "hw/sc/timing_child.hpp"
 #include "models/config/machine_config.hpp"
 #include "models/launch/launch.hpp"
 #include "sc_main/commands.hpp"
+#include "sim/timing_child.hpp"
+#include "studies/compaction_study.hpp"
 
 namespace simtlm::cli {
 
@@ -16,14 +16,17 @@ namespace {
 
 // Speedup over no compaction of each timed mechanism on `config`, as "1.09x", or "-" on failure.
 std::vector<std::string> timed_speedups(const launch::Launch& l, const fs::path& config) {
-  static const std::pair<const char*, const char*> kTimed[] = {{"none", "identity"},  {"tbc", "identity"},
-                                                               {"tbc", "balanced"},   {"capri", "identity"},
-                                                               {"capri", "balanced"}, {"ideal", "identity"}};
+  using hw::Compaction;
+  using hw::NamedPermutation;
+  static const hw::StudyMechanism kTimed[] = {
+      {Compaction::none, NamedPermutation::kIdentity},  {Compaction::tbc, NamedPermutation::kIdentity},
+      {Compaction::tbc, NamedPermutation::kBalanced},   {Compaction::capri, NamedPermutation::kIdentity},
+      {Compaction::capri, NamedPermutation::kBalanced}, {Compaction::ideal, NamedPermutation::kIdentity}};
   std::vector<double> cycles;
-  for (const auto& [mechanism, permutation] : kTimed) {
+  for (const hw::StudyMechanism& m : kTimed) {
     config::MachineConfig machine = config::MachineConfig::load(config);
-    machine.set("compaction.mechanism", mechanism, "demo");
-    machine.set("compaction.permutation", permutation, "demo");
+    machine.set("compaction.mechanism", std::string(hw::compaction_name(m.compaction)), "demo");
+    machine.set("compaction.permutation", std::string(hw::permutation_name(m.permutation)), "demo");
     const nlohmann::json t = hw::run_timing_in_child(l, session_options(0, true), machine);
     cycles.push_back(t.contains("error") ? 0.0 : t["stats"]["cycles"].get<double>());
   }
@@ -38,15 +41,21 @@ std::vector<std::string> timed_speedups(const launch::Launch& l, const fs::path&
 
 bool print_compaction_table(const fs::path& workloads, const fs::path& config) {
   static const char* kKernels[] = {"bitonic", "reduction", "backprop"};
-  static const char* kMechanisms[] = {"no_tbc",      "tbc+identity", "tbc+odd_even",
-                                      "tbc+rev_wid", "tbc+balanced", "ideal"};
+  using hw::Compaction;
+  using hw::NamedPermutation;
+  static const hw::StudyMechanism kMechanisms[] = {{Compaction::none},
+                                                   {Compaction::tbc, NamedPermutation::kIdentity},
+                                                   {Compaction::tbc, NamedPermutation::kOddEven},
+                                                   {Compaction::tbc, NamedPermutation::kRevWid},
+                                                   {Compaction::tbc, NamedPermutation::kBalanced},
+                                                   {Compaction::ideal}};
   const std::vector<hw::NamedPermutation> permutations = {
       hw::NamedPermutation::kIdentity, hw::NamedPermutation::kOddEven, hw::NamedPermutation::kRevWid,
       hw::NamedPermutation::kBalanced};
   fmt::print(
       "\nThread block compaction with SIMD lane permutation (SIMD utilization; P-branch paths compacted):\n");
   std::string header = fmt::format("{:<10}", "kernel");
-  for (const char* m : kMechanisms) header += fmt::format("  {:>16}", m);
+  for (const hw::StudyMechanism& m : kMechanisms) header += fmt::format("  {:>16}", m.label());
   fmt::print("{}\n{}\n", header, std::string(header.size(), '-'));
   bool ok = true;
   for (const char* name : kKernels) {
@@ -58,8 +67,8 @@ bool print_compaction_table(const fs::path& workloads, const fs::path& config) {
       const auto image = session.prepare_device();
       const hw::CompactionStudy s = hw::run_compaction_study(session, *image, permutations);
       std::string row = fmt::format("{:<10}", name);
-      for (const char* m : kMechanisms) {
-        const size_t i = static_cast<size_t>(std::find(s.mechanisms.begin(), s.mechanisms.end(), m) -
+      for (const hw::StudyMechanism& m : kMechanisms) {
+        const size_t i = static_cast<size_t>(std::find(s.mechanisms.begin(), s.mechanisms.end(), m.label()) -
                                              s.mechanisms.begin());
         const hw::MechanismCounts& p = s.p_branches[i];
         row += fmt::format(

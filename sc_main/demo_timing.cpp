@@ -3,9 +3,9 @@
 
 #include <chrono>
 
-#include "hw/sc/timing_child.hpp"
 #include "models/launch/launch.hpp"
 #include "sc_main/commands.hpp"
+#include "sim/timing_child.hpp"
 
 namespace simtlm::cli {
 
@@ -37,24 +37,22 @@ bool print_timing_table(const std::vector<DemoTimingInput>& inputs, const fs::pa
       fmt::print("{:<20}  ERROR: {}\n", in.workload, t["error"].get<std::string>());
       continue;
     }
-    const nlohmann::json& s = t["stats"];
+    const stats::Group s = hw::timing_stats_from_json(t["stats"]);
     bool same = t["failures"].empty();
     for (const auto& [name, sha] : in.functional_sha256) same = same && t["sha256"].value(name, "") == sha;
     ok = ok && same;
     auto pct = [](uint64_t a, uint64_t b) {
       return b ? fmt::format("{:.1f}%", 100.0 * double(a) / double(b)) : "-";
     };
-    const uint64_t l1 = s["l1"].value("reads", uint64_t{0}) + s["l1"].value("writes", uint64_t{0});
-    const uint64_t rows =
-        s["dram"].value("row_hits", uint64_t{0}) + s["dram"].value("row_misses", uint64_t{0});
+    const stats::Group l1 = s.total("l1"), dram = s.total("dram");
+    const uint64_t l1_accesses = l1.integer("reads") + l1.integer("writes");
+    const uint64_t rows = dram.integer("row_hits") + dram.integer("row_misses");
     uint64_t stalls = 0;
-    for (const auto& [why, n] : s["stalls"].items()) stalls += n.get<uint64_t>();
-    fmt::print("{:<20}  {:>10}  {:>6.2f}  {:>9}  {:>9}  {:>9}  {:>9}  {}\n", in.workload,
-               s["cycles"].get<uint64_t>(), s["ipc"].get<double>(),
-               fmt::format("{:.1f}%", 100.0 * s["simd_utilization"].get<double>()),
-               pct(s["l1"].value("hits", uint64_t{0}), l1),
-               pct(s["dram"].value("row_hits", uint64_t{0}), rows),
-               pct(s["stalls"]["memory"].get<uint64_t>(), stalls), same ? "yes" : "NO");
+    for (const stats::Value& n : s.vector("stalls")) stalls += n.integer();
+    fmt::print("{:<20}  {:>10}  {:>6.2f}  {:>9}  {:>9}  {:>9}  {:>9}  {}\n", in.workload, s.integer("cycles"),
+               s.real("ipc"), fmt::format("{:.1f}%", 100.0 * s.real("simd_utilization")),
+               pct(l1.integer("hits"), l1_accesses), pct(dram.integer("row_hits"), rows),
+               pct(s.element("stalls", "memory").integer(), stalls), same ? "yes" : "NO");
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   fmt::print(

@@ -6,6 +6,7 @@
 #include <new>
 
 #include "sc_main/commands.hpp"
+#include "sim/timing_run.hpp"
 
 namespace {
 
@@ -106,6 +107,9 @@ extern "C" int sc_main(int argc, char* argv[]) {
   config_cmd->add_option("--check", config_file, "Machine configuration to validate");
   config_cmd->add_flag("--markdown", config_markdown, "Print the parameter reference (docs/configs.md)");
 
+  // Hidden: prints docs/stats-schema.md, generated from the statistics declarations (scripts/gen-stats-doc).
+  CLI::App* stats_schema_cmd = app.add_subcommand("stats-schema", "Print docs/stats-schema.md")->group("");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -124,6 +128,10 @@ extern "C" int sc_main(int argc, char* argv[]) {
     if (*check_cmd) return simtlm::cli::check_command(check_launch);
     if (*compare_cmd) return simtlm::cli::compare_command(compare);
     if (*config_cmd) return simtlm::cli::config_command(config_file, config_markdown);
+    if (*stats_schema_cmd) {
+      std::cout << simtlm::hw::stats_schema_markdown();
+      return 0;
+    }
   } catch (const std::bad_alloc&) {
     std::cerr << "simtlm: error: out of host memory\n";
     return 1;

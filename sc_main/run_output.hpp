@@ -10,7 +10,6 @@
 
 #include "models/config/machine_config.hpp"
 #include "models/launch/session.hpp"
-#include "models/ptx/functional.hpp"
 #include "sc_main/commands.hpp"
 
 namespace simtlm::cli {

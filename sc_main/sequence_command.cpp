@@ -1,10 +1,9 @@
 // `simtlm run` for launch sequences (launches:): the functional model runs kernel after kernel on one device
-// image; the timing model runs them in one SystemC simulation (hw/sc/timing_sequence.*).
+// image; the timing model runs them in one SystemC simulation (sim/timing_sequence.*).
 #include <fmt/format.h>
 
 #include <stdexcept>
 
-#include "hw/sc/timing_sequence.hpp"
 #include "models/config/machine_config.hpp"
 #include "models/launch/launch.hpp"
 #include "models/launch/output_dir.hpp"
@@ -13,6 +12,7 @@
 #include "models/launch/stats_json.hpp"
 #include "sc_main/commands.hpp"
 #include "sc_main/run_output.hpp"
+#include "sim/timing_sequence.hpp"
 
 namespace simtlm::cli {
 

@@ -5,7 +5,6 @@
 #include <memory>
 #include <stdexcept>
 
-#include "hw/sc/timing_run.hpp"
 #include "models/config/machine_config.hpp"
 #include "models/launch/launch.hpp"
 #include "models/launch/output_dir.hpp"
@@ -14,6 +13,7 @@
 #include "models/launch/stats_json.hpp"
 #include "sc_main/commands.hpp"
 #include "sc_main/run_output.hpp"
+#include "sim/timing_run.hpp"
 
 namespace simtlm::cli {
 
@@ -73,7 +73,7 @@ int run_timing_command(const RunArgs& args) {
       machine.source() == "defaults" ? machine.source() : fs::path(machine.source()).filename().string();
   doc["overrides"] = args.overrides;
   doc["units"] = hw::describe(options.units);
-  doc.update(timing.stats);
+  doc.update(timing.stats.json());
   launch::add_diagnostics(doc, result, false, args.launch.string());
   const double wall = timing.wall_seconds > 0 ? timing.wall_seconds : 1e-9;
   doc["host"] = {{"wall_seconds", timing.wall_seconds},

@@ -1,9 +1,11 @@
-// Statistics a divergence unit owns: its reconvergence stacks' counts and, for the mechanisms that form warps,
-// thread block compaction's (docs/stats-schema.md, sections stack and compaction).
+// Statistics a divergence unit owns: its reconvergence stacks' counts and, for the mechanisms that form
+// warps, thread block compaction's (docs/stats-schema.md, sections stack and compaction).
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
+#include "common/stats.hpp"
 #include "hw/simt_stack.hpp"
 
 namespace simtlm::hw {
@@ -17,17 +19,16 @@ struct CompactionStats {
   uint64_t p_paths = 0, p_compacted = 0, d_paths = 0, d_compacted = 0;
   uint64_t capri_skipped = 0;    // warp executions of branches that did not synchronize the CTA
   uint64_t capri_unblocked = 0;  // times the CTA's waiting warps could not meet (see Sm::capri_unblock)
-  CompactionStats& operator+=(const CompactionStats& o);
 };
 
 struct DivergenceStats {
   StackCounters stack;  // summed over warps; max_depth is the maximum
   CompactionStats compaction;
-  DivergenceStats& operator+=(const DivergenceStats& o) {
-    stack += o.stack;
-    compaction += o.compaction;
-    return *this;
-  }
 };
+
+// What the fields mean and how they merge over SMs (the GPU document's stack.* and compaction.*,
+// hw/sc/gpu_stats.cpp); the statistics library merges them, so there is no operator+= here.
+const std::vector<stats::Field<StackCounters>>& stack_counter_fields();
+const std::vector<stats::Field<CompactionStats>>& compaction_counter_fields();
 
 }  // namespace simtlm::hw

@@ -9,35 +9,17 @@ namespace simtlm::hw {
 
 Gpu::Gpu(sc_core::sc_module_name name, const GpuParams& params, const TimingKernel& kernel,
          const SmUnits& units)
-    : sc_module(name), p_(params), k_(kernel), xbar_("xbar", params.xbar), drain_("drain") {
+    : sc_module(name), p_(params), k_(kernel), memory_(p_.memory), drain_("drain") {
   for (uint32_t i = 0; i < p_.sms; ++i) {
     auto sm = std::make_unique<Sm>(("sm" + std::to_string(i)).c_str(), i, p_.sm, k_, units);
     sm->on_cta_done = [this](uint32_t s) { cta_done(s); };
     sm->on_error = [this](const std::string& m, bool fault) { stop(m, fault); };
     sm->grid_thread_instructions = &grid_thread_instructions_;
-    if (p_.l1_enabled) {
-      auto l1 = std::make_unique<mem::L1Cache>(("l1_" + std::to_string(i)).c_str(), p_.l1);
-      if (p_.l1_disabled_fraction > 0) l1->disable_fraction(p_.l1_disabled_fraction);
-      sm->out().bind(l1->in);
-      l1->out.bind(xbar_.in);
-      l1_.push_back(std::move(l1));
-    } else {
-      sm->out().bind(xbar_.in);
-    }
+    sm->out().bind(memory_.sm_port(i));
     sms_.push_back(std::move(sm));
   }
-  for (uint32_t c = 0; c < p_.dram.channels; ++c) {
-    dram_.push_back(std::make_unique<mem::Dram>(("dram" + std::to_string(c)).c_str(), p_.dram));
-  }
-  for (uint32_t b = 0; b < p_.l2_banks; ++b) {
-    auto l2 = std::make_unique<mem::L2Cache>(("l2_" + std::to_string(b)).c_str(), p_.l2);
-    xbar_.out.bind(l2->in);
-    l2->out.bind(dram_[b % p_.dram.channels]->in);
-    l2_.push_back(std::move(l2));
-  }
   for (auto& sm : sms_) drain_.watch(sm->lsu().idle_event());
-  for (auto& l1 : l1_) drain_.watch(l1->idle_event());
-  for (auto& l2 : l2_) drain_.watch(l2->idle_event());
+  memory_.watch_idle(drain_);
   total_ctas_ = k_.launch.grid.count();
   SC_METHOD(start);
   sensitive << start_;

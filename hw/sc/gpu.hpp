@@ -1,6 +1,7 @@
-// The whole GPU: N SMs, a CTA dispatcher, per-SM L1 data caches, a crossbar to the banked L2 and the DRAM
-// channels behind it, every link a TLM-2.0 AT socket. It also watches the run (gpu_watchdog.cpp): a run with
-// no progress for run.watchdog_cycles, or one past run.max_cycles, is reported with what each SM waits for.
+// The whole GPU: N SMs and a CTA dispatcher, bound to the memory system (models/mem/memory_system.hpp: per-SM
+// L1 data caches, a crossbar to the banked L2 and the DRAM channels behind it, every link a TLM-2.0 AT
+// socket). It also watches the run (gpu_watchdog.cpp): a run with no progress for run.watchdog_cycles, or one
+// past run.max_cycles, is reported with what each SM waits for.
 #pragma once
 
 #include <cstdint>
@@ -11,13 +12,12 @@
 #include <systemc>
 #include <vector>
 
+#include "common/stats.hpp"
 #include "hw/sc/sm.hpp"
-#include "hw/timing_kernel.hpp"
 #include "hw/sc/timing_params.hpp"
-#include "models/mem/cache.hpp"
-#include "models/mem/crossbar.hpp"
+#include "hw/timing_kernel.hpp"
 #include "models/mem/drain.hpp"
-#include "models/mem/dram.hpp"
+#include "models/mem/memory_system.hpp"
 
 namespace simtlm::hw {
 
@@ -33,8 +33,9 @@ class Gpu : public sc_core::sc_module {
   const std::string& error() const { return error_; }
   bool kernel_fault() const { return kernel_fault_; }
   uint64_t cycles() const { return end_cycle_; }
-  // Every statistic of the run except the launch description (docs/stats-schema.md).
-  nlohmann::json stats_json() const;
+  // Every statistic of the run except the launch description (docs/stats-schema.md, hw/sc/gpu_stats.hpp).
+  stats::Group statistics() const;
+  nlohmann::json stats_json() const { return statistics().json(); }
   std::vector<std::unique_ptr<Sm>>& sms() { return sms_; }
   // Explains why nothing finished: what every SM waits for and its oldest memory request.
   std::string describe_state() const;
@@ -67,11 +68,8 @@ class Gpu : public sc_core::sc_module {
 
   const GpuParams p_;
   const TimingKernel& k_;
+  mem::MemorySystem memory_;
   std::vector<std::unique_ptr<Sm>> sms_;
-  std::vector<std::unique_ptr<mem::L1Cache>> l1_;
-  mem::Crossbar xbar_;
-  std::vector<std::unique_ptr<mem::L2Cache>> l2_;
-  std::vector<std::unique_ptr<mem::Dram>> dram_;
   mem::DrainSequence drain_;
   // Mutable state.
   uint64_t total_ctas_ = 0, next_cta_ = 0, done_ctas_ = 0, end_cycle_ = 0, write_back_end_cycle_ = 0;

@@ -6,9 +6,6 @@
 namespace simtlm::hw {
 
 void Gpu::drain_memory(std::function<void()> requests_done, std::function<void()> written_back) {
-  auto all_idle = [](const auto& caches) {
-    return std::all_of(caches.begin(), caches.end(), [](const auto& c) { return c->idle(); });
-  };
   std::vector<mem::DrainSequence::Step> steps;
   steps.push_back({{},
                    [this] {
@@ -16,17 +13,8 @@ void Gpu::drain_memory(std::function<void()> requests_done, std::function<void()
                                         [](const auto& sm) { return sm->lsu().outstanding() == 0; });
                    },
                    std::move(requests_done)});
-  // Write-through L1s hold nothing dirty, but their stores in flight must reach the L2 before it is
-  // written back; write-back L1s send their dirty lines first.
-  steps.push_back({[this] {
-                     for (auto& l1 : l1_) l1->write_back_dirty();
-                   },
-                   [this, all_idle] { return all_idle(l1_); },
-                   {}});
-  steps.push_back({[this] {
-                     for (auto& l2 : l2_) l2->write_back_dirty();
-                   },
-                   [this, all_idle] { return all_idle(l2_); }, std::move(written_back)});
+  for (mem::DrainSequence::Step& step : memory_.write_back_steps(std::move(written_back)))
+    steps.push_back(std::move(step));
   drain_.start(std::move(steps));
 }
 

@@ -1,211 +1,194 @@
-#include <fmt/format.h>
+#include "hw/sc/gpu_stats.hpp"
 
 #include <algorithm>
-#include <map>
 
 #include "hw/sc/gpu.hpp"
 #include "models/launch/stats_json.hpp"
 
 namespace simtlm::hw {
 
+using stats::Group;
+using stats::GroupDecl;
+using stats::Kind;
+using stats::Type;
+
 namespace {
 
-// Sums the numbers of several statistics objects of one kind; maxima stay maxima and averages are weighted
-// by the requests behind them.
-nlohmann::json sum_stats(const std::vector<nlohmann::json>& parts) {
-  nlohmann::json total = nlohmann::json::object();
-  double weight_sum = 0;
-  std::map<std::string, double> weighted;
-  for (const nlohmann::json& part : parts) {
-    const double weight = part.value("reads", 0.0) + part.value("writes", 0.0);
-    weight_sum += weight;
-    for (const auto& [key, value] : part.items()) {
-      if (!value.is_number()) continue;
-      if (key.find("avg") != std::string::npos) {
-        weighted[key] += value.get<double>() * weight;
-      } else if (key.find("max") != std::string::npos) {
-        total[key] = total.contains(key) ? std::max(total[key].get<double>(), value.get<double>())
-                                         : value.get<double>();
-      } else if (value.is_number_integer()) {
-        total[key] = total.value(key, uint64_t{0}) + value.get<uint64_t>();
-      } else {
-        total[key] = total.value(key, 0.0) + value.get<double>();
-      }
-    }
-  }
-  for (const auto& [key, sum] : weighted) total[key] = weight_sum > 0 ? sum / weight_sum : 0.0;
-  return total;
+double ratio(uint64_t a, uint64_t b) {
+  return b ? double(a) / double(b) : 0.0;
+}
+
+GroupDecl stack_decl() {
+  GroupDecl d("stack", "reconvergence stacks (docs/simt-stack.md)");
+  stats::declare(d, stack_counter_fields());
+  // What the cycles were spent on: each event count times its cost (StackParams::timing).
+  for (const char* event : {"divergent_branch", "pop", "spill", "fill"})
+    d.counter(std::string("cycles_") + event, "cycles",
+              std::string("cycles charged for ") + event + " events: event count × its cost");
+  stats::declare(d, sm_stack_fields());
+  return d;
+}
+
+GroupDecl memory_decl() {
+  GroupDecl d("memory", "the SMs' memory instructions");
+  stats::declare(d, sm_memory_fields());
+  d.formula("requests_per_memory_instruction", "requests",
+            "(global + local requests) / (global + local instructions)", [](const Group& g) -> stats::Value {
+              return ratio(g.integer("global_requests") + g.integer("local_requests"),
+                           g.integer("global_instructions") + g.integer("local_instructions"));
+            });
+  return d;
+}
+
+GroupDecl compaction_decl() {
+  GroupDecl d("compaction", "thread block compaction and CAPRI at CTA-wide divergent branches");
+  d.label("mechanism", Type::text, "`none`, `tbc`, `ideal` or `capri`")
+      .label("permutation", Type::text, "the lane permutation");
+  stats::declare(d, compaction_counter_fields());
+  d.ratio("compaction_rate", "`compacted_paths / paths`", "compacted_paths", "paths");
+  return d;
+}
+
+GroupDecl write_back_decl() {
+  GroupDecl d("write_back", "the kernel-end write-back (docs/memory-system.md, *Kernel end*)");
+  d.counter("l1_requests", "requests",
+            "writes write-back L1s sent to the L2 at the kernel's end (0 with write-through L1s)")
+      .counter(
+          "requests", "requests",
+          "writes the L2 banks sent to DRAM at the kernel's end, one per dirty line; lines stay valid and "
+          "clean")
+      .counter("bytes", "bytes", "their bytes")
+      .maximum("end_cycle", "cycle", "cycle DRAM acknowledged the last of those writes")
+      .counter("cycles", "cycles", "`end_cycle − cycles` (0 when nothing was dirty)");
+  return d;
+}
+
+std::shared_ptr<const GroupDecl> branch_row_decl() {
+  auto d = std::make_shared<GroupDecl>("PC", "one conditional branch");
+  d->counter("executed", "executions", "warp-level executions of this branch")
+      .counter("divergent", "executions", "of those, the divergent ones")
+      .label("ptx_line", Type::integer, "line of the branch in the PTX file")
+      .label("cuda", Type::text_or_null,
+             "`file.cu:line` from the PTX `.loc` before the branch (file name only), null without line info");
+  return d;
 }
 
 }  // namespace
 
-CompactionStats& CompactionStats::operator+=(const CompactionStats& o) {
-  cta_branches += o.cta_branches;
-  divergent += o.divergent;
-  paths += o.paths;
-  compacted += o.compacted;
-  warps_no_tbc += o.warps_no_tbc;
-  warps_formed += o.warps_formed;
-  warps_ideal += o.warps_ideal;
-  formations += o.formations;
-  formed_warps += o.formed_warps;
-  p_paths += o.p_paths;
-  p_compacted += o.p_compacted;
-  d_paths += o.d_paths;
-  d_compacted += o.d_compacted;
-  capri_skipped += o.capri_skipped;
-  capri_unblocked += o.capri_unblocked;
-  return *this;
+const GroupDecl& timing_stats_decl() {
+  static const GroupDecl decl = [] {
+    GroupDecl d("timing", "the timing model's statistics of one launch (Gpu::statistics)");
+    d.label("mode", Type::text, "`\"timing\"`")
+        .maximum(
+            "cycles", "cycles",
+            "core cycles until the last CTA completed and every SM's memory requests (stores and atomics "
+            "included) had their responses; the kernel-end write-back is not included (`write_back`)")
+        .ratio("ipc", "`warp_instructions / cycles`, whole GPU", "warp_instructions", "cycles")
+        .ratio("thread_ipc", "`thread_instructions / cycles`", "thread_instructions", "cycles");
+    stats::declare(d, sm_core_fields());
+    d.counter("lane_slots", "lanes", "issued warp instructions × passes × SIMD width")
+        .hidden()
+        .ratio("simd_utilization",
+               "SLP paper's definition: active lanes over SIMD width, averaged over issued warp instructions "
+               "with "
+               "at least one active lane (`thread_instructions / (warp_instructions × passes × simd_width)`, "
+               "passes = ceil(32 / simd_width))",
+               "thread_instructions", "lane_slots")
+        .ratio("divergent_fraction", "`divergent_branches / branches`, 0 when there were no branches",
+               "divergent_branches", "branches")
+        .table("per_branch", branch_row_decl(),
+               "one entry per conditional branch that executed, keyed by its PC (instruction index, as a "
+               "string)")
+        .vector(
+            "stalls", Kind::counter, stall_names(), "cycles",
+            "SM-cycles with resident warps and no issue, by reason, summed over SMs; `memory_backpressure`: "
+            "the most pressing warp's next instruction is a memory one and the load/store unit is full "
+            "(`docs/timing-model.md`, *Back-pressure*)")
+        .group(stack_decl())
+        .group(memory_decl())
+        .group(compaction_decl())
+        .group(write_back_decl())
+        .totals("lsu", stats::lasting(lsu_stats_decl()), "per_sm",
+                "the SMs' load/store units: merged over SMs; `lsu.per_sm` lists each")
+        .totals("l1", stats::lasting(mem::cache_stats_decl()), "per_sm",
+                "the SMs' L1 caches merged (`docs/memory-system.md`); `l1.per_sm` lists each")
+        .group(mem::crossbar_stats_decl())
+        .totals("l2", stats::lasting(mem::cache_stats_decl()), "per_bank",
+                "the L2 banks merged; `l2.per_bank` lists each")
+        .totals("dram", stats::lasting(mem::dram_stats_decl()), "per_channel",
+                "the DRAM channels merged; `dram.per_channel` lists each")
+        .list("sms", stats::lasting(sm_row_stats_decl()), "per SM");
+    return d;
+  }();
+  return decl;
 }
 
-SmStats& SmStats::operator+=(const SmStats& o) {
-  warp_instructions += o.warp_instructions;
-  thread_instructions += o.thread_instructions;
-  lane_slots += o.lane_slots;
-  ctas += o.ctas;
-  max_resident_ctas = std::max(max_resident_ctas, o.max_resident_ctas);
-  warps += o.warps;
-  barriers += o.barriers;
-  branches += o.branches;
-  divergent_branches += o.divergent_branches;
-  for (size_t i = 0; i < kStallKinds; ++i) stalls[i] += o.stalls[i];
-  global_instructions += o.global_instructions;
-  global_requests += o.global_requests;
-  local_instructions += o.local_instructions;
-  local_requests += o.local_requests;
-  shared_instructions += o.shared_instructions;
-  shared_conflict_cycles += o.shared_conflict_cycles;
-  other_memory_instructions += o.other_memory_instructions;
-  atomics += o.atomics;
-  spill_requests += o.spill_requests;
-  fill_requests += o.fill_requests;
-  divergence += o.divergence;
-  per_branch.resize(std::max(per_branch.size(), o.per_branch.size()));
-  for (size_t pc = 0; pc < o.per_branch.size(); ++pc) {
-    per_branch[pc].executed += o.per_branch[pc].executed;
-    per_branch[pc].divergent += o.per_branch[pc].divergent;
-  }
-  return *this;
+stats::Group timing_stats_from_json(const nlohmann::json& stats) {
+  return Group::from_json(timing_stats_decl(), stats);
 }
 
-nlohmann::json Gpu::stats_json() const {
-  SmStats total;
-  total.per_branch.resize(k_.fn.code.size());
-  nlohmann::json per_sm = nlohmann::json::array();
-  std::vector<nlohmann::json> lsu;
-  for (const auto& sm : sms_) {
-    lsu.push_back(sm->lsu().stats_json());
-    const SmStats& s = sm->stats();
-    total += s;
-    nlohmann::json stalls = nlohmann::json::object();
-    for (size_t i = 0; i < kStallKinds; ++i) stalls[stall_name(static_cast<Stall>(i))] = s.stalls[i];
-    per_sm.push_back({{"ctas", s.ctas},
-                      {"max_resident_ctas", s.max_resident_ctas},
-                      {"warp_instructions", s.warp_instructions},
-                      {"thread_instructions", s.thread_instructions},
-                      {"issue_cycles", s.issue_cycles},
-                      {"active_cycles", s.active_cycles},
-                      {"finish_cycle", s.finish_cycle},
-                      {"stalls", stalls}});
-  }
-  nlohmann::json stalls = nlohmann::json::object();
-  for (size_t i = 0; i < kStallKinds; ++i) stalls[stall_name(static_cast<Stall>(i))] = total.stalls[i];
-  nlohmann::json per_branch = nlohmann::json::object();
-  for (uint32_t pc = 0; pc < total.per_branch.size(); ++pc) {
-    const BranchCounts& b = total.per_branch[pc];
+namespace {
+
+// One SM's share of the document's SM-wide statistics, to be merged with the others'.
+Group sm_part(const SmStats& s, const StackTiming& cost) {
+  Group part(timing_stats_decl());
+  stats::fill(part, s, sm_core_fields());
+  part.set("lane_slots", s.lane_slots);
+  std::vector<stats::Value>& stalls = part.vector("stalls");
+  for (size_t i = 0; i < kStallKinds; ++i) stalls[i] = s.stalls[i];
+  for (uint32_t pc = 0; pc < s.per_branch.size(); ++pc) {
+    const BranchCounts& b = s.per_branch[pc];
     if (!b.executed) continue;
-    per_branch[std::to_string(pc)] = launch::branch_json(k_.module, k_.fn, pc, b.executed, b.divergent);
+    Group& row = part.row("per_branch", std::to_string(pc));
+    row.set("executed", b.executed);
+    row.set("divergent", b.divergent);
   }
-  auto ratio = [](uint64_t a, uint64_t b) { return b ? double(a) / double(b) : 0.0; };
-  std::vector<nlohmann::json> l1, l2, dram;
-  for (const auto& c : l1_) l1.push_back(c->stats_json());
-  for (const auto& c : l2_) l2.push_back(c->stats_json());
-  for (const auto& d : dram_) dram.push_back(d->stats_json());
-  nlohmann::json l1_doc = sum_stats(l1);
-  l1_doc["per_sm"] = l1;
-  nlohmann::json l2_doc = sum_stats(l2);
-  l2_doc["per_bank"] = l2;
-  nlohmann::json lsu_doc = sum_stats(lsu);
-  lsu_doc["per_sm"] = lsu;
-  nlohmann::json dram_doc = sum_stats(dram);
-  dram_doc["per_channel"] = dram;
-  const uint64_t memory_instructions = total.global_instructions + total.local_instructions;
-  const nlohmann::json write_back = {
-      {"l1_requests", l1_doc.value("flush_writebacks", uint64_t{0})},
-      {"requests", l2_doc.value("flush_writebacks", uint64_t{0})},
-      {"bytes", l2_doc.value("flush_bytes", uint64_t{0})},
-      {"end_cycle", std::max(write_back_end_cycle_, end_cycle_)},
-      {"cycles", write_back_end_cycle_ > end_cycle_ ? write_back_end_cycle_ - end_cycle_ : 0}};
-  return {
-      {"mode", "timing"},
-      {"cycles", end_cycle_},
-      {"ipc", ratio(total.warp_instructions, end_cycle_)},
-      {"thread_ipc", ratio(total.thread_instructions, end_cycle_)},
-      {"warp_instructions", total.warp_instructions},
-      {"thread_instructions", total.thread_instructions},
-      {"simd_utilization", ratio(total.thread_instructions, total.lane_slots)},
-      {"ctas", total.ctas},
-      {"max_resident_ctas_per_sm", total.max_resident_ctas},
-      {"warps", total.warps},
-      {"barriers", total.barriers},
-      {"branches", total.branches},
-      {"divergent_branches", total.divergent_branches},
-      {"divergent_fraction", ratio(total.divergent_branches, total.branches)},
-      {"per_branch", per_branch},
-      {"stalls", stalls},
-      {"stack",
-       {{"pushes", total.divergence.stack.pushes},
-        {"sync_pushes", total.divergence.stack.sync_pushes},
-        {"pops", total.divergence.stack.pops},
-        {"max_depth", total.divergence.stack.max_depth},
-        {"spills", total.divergence.stack.spills},
-        {"fills", total.divergence.stack.fills},
-        {"cycles", total.divergence.stack.cycles},
-        // What the cycles were spent on: each event count times its cost (StackParams::timing).
-        {"cycles_divergent_branch", total.divergence.stack.divergent_branches * p_.sm.stack.timing.divergent_branch},
-        {"cycles_pop", total.divergence.stack.pops * p_.sm.stack.timing.pop},
-        {"cycles_spill", total.divergence.stack.spills * p_.sm.stack.timing.spill},
-        {"cycles_fill", total.divergence.stack.fills * p_.sm.stack.timing.fill},
-        {"spill_requests", total.spill_requests},
-        {"fill_requests", total.fill_requests}}},
-      {"memory",
-       {{"global_instructions", total.global_instructions},
-        {"global_requests", total.global_requests},
-        {"local_instructions", total.local_instructions},
-        {"local_requests", total.local_requests},
-        {"requests_per_memory_instruction",
-         ratio(total.global_requests + total.local_requests, memory_instructions)},
-        {"shared_instructions", total.shared_instructions},
-        {"shared_conflict_cycles", total.shared_conflict_cycles},
-        {"constant_and_param_instructions", total.other_memory_instructions},
-        {"atomics", total.atomics}}},
-      {"compaction",
-       {{"mechanism", std::string(compaction_name(p_.sm.compaction))},
-        {"capri_skipped", total.divergence.compaction.capri_skipped},
-        {"capri_unblocked", total.divergence.compaction.capri_unblocked},
-        {"permutation", std::string(permutation_name(p_.sm.permutation))},
-        {"cta_branches", total.divergence.compaction.cta_branches},
-        {"divergent_cta_branches", total.divergence.compaction.divergent},
-        {"paths", total.divergence.compaction.paths},
-        {"compacted_paths", total.divergence.compaction.compacted},
-        {"compaction_rate", ratio(total.divergence.compaction.compacted, total.divergence.compaction.paths)},
-        {"p_paths", total.divergence.compaction.p_paths},
-        {"p_compacted", total.divergence.compaction.p_compacted},
-        {"d_paths", total.divergence.compaction.d_paths},
-        {"d_compacted", total.divergence.compaction.d_compacted},
-        {"warps_no_tbc", total.divergence.compaction.warps_no_tbc},
-        {"warps_formed", total.divergence.compaction.warps_formed},
-        {"warps_ideal", total.divergence.compaction.warps_ideal},
-        {"formations", total.divergence.compaction.formations},
-        {"formed_warps", total.divergence.compaction.formed_warps}}},
-      {"write_back", write_back},
-      {"lsu", lsu_doc},
-      {"l1", l1_doc},
-      {"interconnect", xbar_.stats_json()},
-      {"l2", l2_doc},
-      {"dram", dram_doc},
-      {"sms", per_sm},
-  };
+  Group& stack = part.group("stack");
+  const StackCounters& c = s.divergence.stack;
+  stats::fill(stack, c, stack_counter_fields());
+  stack.set("cycles_divergent_branch", c.divergent_branches * cost.divergent_branch);
+  stack.set("cycles_pop", c.pops * cost.pop);
+  stack.set("cycles_spill", c.spills * cost.spill);
+  stack.set("cycles_fill", c.fills * cost.fill);
+  stats::fill(stack, s, sm_stack_fields());
+  stats::fill(part.group("memory"), s, sm_memory_fields());
+  stats::fill(part.group("compaction"), s.divergence.compaction, compaction_counter_fields());
+  return part;
+}
+
+}  // namespace
+
+Group Gpu::statistics() const {
+  Group doc(timing_stats_decl());
+  for (const auto& sm : sms_) {
+    doc.merge(sm_part(sm->stats(), p_.sm.stack.timing));
+    doc.list("sms").push_back(sm_row_statistics(sm->stats()));
+    doc.list("lsu").push_back(sm->lsu().statistics());
+  }
+  for (const auto& [pc, counts] : std::map<std::string, Group>(doc.table("per_branch"))) {
+    const nlohmann::json where =
+        launch::branch_json(k_.module, k_.fn, static_cast<uint32_t>(std::stoul(pc)), 0, 0);
+    Group& row = doc.row("per_branch", pc);
+    row.set("ptx_line", where["ptx_line"].get<uint64_t>());
+    if (where["cuda"].is_string()) row.set("cuda", where["cuda"].get<std::string>());
+  }
+  doc.set("mode", "timing");
+  doc.set("cycles", end_cycle_);
+  Group& compaction = doc.group("compaction");
+  compaction.set("mechanism", std::string(compaction_name(p_.sm.compaction)));
+  compaction.set("permutation", std::string(permutation_name(p_.sm.permutation)));
+  for (const auto& c : memory_.l1s()) doc.list("l1").push_back(c->statistics());
+  for (const auto& c : memory_.l2s()) doc.list("l2").push_back(c->statistics());
+  for (const auto& d : memory_.dram_channels()) doc.list("dram").push_back(d->statistics());
+  doc.group("interconnect") = memory_.crossbar().statistics();
+  Group& write_back = doc.group("write_back");
+  write_back.set("l1_requests", doc.total("l1").integer("flush_writebacks"));
+  const Group l2 = doc.total("l2");
+  write_back.set("requests", l2.integer("flush_writebacks"));
+  write_back.set("bytes", l2.integer("flush_bytes"));
+  write_back.set("end_cycle", std::max(write_back_end_cycle_, end_cycle_));
+  write_back.set("cycles", write_back_end_cycle_ > end_cycle_ ? write_back_end_cycle_ - end_cycle_ : 0);
+  return doc;
 }
 
 }  // namespace simtlm::hw

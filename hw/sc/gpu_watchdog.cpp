@@ -13,15 +13,8 @@
 namespace simtlm::hw {
 
 uint64_t Gpu::progress() const {
-  uint64_t n = grid_thread_instructions_;
+  uint64_t n = grid_thread_instructions_ + memory_.progress();
   for (const auto& sm : sms_) n += sm->lsu().responses();
-  auto cache_events = [](const mem::CacheStats& s) {
-    return s.reads + s.writes + s.atomics + s.fills + s.atomic_operations;
-  };
-  for (const auto& c : l1_) n += cache_events(c->stats());
-  for (const auto& c : l2_) n += cache_events(c->stats());
-  for (const auto& port : xbar_.port_stats()) n += port.requests + port.responses;
-  for (const auto& d : dram_) n += d->stats().completed;
   return n;
 }
 

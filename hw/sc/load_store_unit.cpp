@@ -105,15 +105,40 @@ void LoadStoreUnit::on_response(mem::Gp& p) {
   if (tag != kNoTag) on_response_(tag);
 }
 
-nlohmann::json LoadStoreUnit::stats_json() const {
-  static constexpr const char* kNames[kQueues] = {"loads", "stores", "atomics"};
-  nlohmann::json j = nlohmann::json::object();
+namespace {
+constexpr const char* kQueueNames[] = {"loads", "stores", "atomics"};
+}  // namespace
+
+const stats::GroupDecl& lsu_stats_decl() {
+  static const stats::GroupDecl decl = [] {
+    stats::GroupDecl d("lsu",
+                       "an SM's load/store unit: its bounded queues (docs/timing-model.md, *Back-pressure*)");
+    for (const char* queue : kQueueNames) {
+      const std::string name = queue;
+      d.maximum(name + "_max", "requests",
+                "most " + name +
+                    " one load/store unit had in flight below it at once; never more than its "
+                    "bound (`lsu.max_loads`, `lsu.store_buffer`, `lsu.atomic_queue`)")
+          .real_when_merged()
+          .counter(name + "_cycles_full", "cycles", "cycles the " + name + " queue was at its bound");
+    }
+    d.maximum("held_max", "requests",
+              "most requests that waited inside one load/store unit for room (at most one instruction's "
+              "requests)")
+        .real_when_merged();
+    return d;
+  }();
+  return decl;
+}
+
+stats::Group LoadStoreUnit::statistics() const {
+  stats::Group g(lsu_stats_decl());
   for (int q = 0; q < kQueues; ++q) {
-    j[std::string(kNames[q]) + "_max"] = queues_[q].max();
-    j[std::string(kNames[q]) + "_cycles_full"] = queues_[q].cycles_full(clock_);
+    g.set(std::string(kQueueNames[q]) + "_max", queues_[q].max());
+    g.set(std::string(kQueueNames[q]) + "_cycles_full", queues_[q].cycles_full(clock_));
   }
-  j["held_max"] = held_max_;
-  return j;
+  g.set("held_max", held_max_);
+  return g;
 }
 
 const OutstandingRequest* LoadStoreUnit::oldest() const {

@@ -24,6 +24,8 @@
 #include <tlm>
 #include <vector>
 
+#include "common/stats.hpp"
+#include "hw/lsu_limits.hpp"
 #include "models/mem/at_ports.hpp"
 #include "models/mem/payload_pool.hpp"
 #include "models/mem/queue_occupancy.hpp"
@@ -43,12 +45,8 @@ struct OutstandingRequest {
   uint8_t queue = 0;   // the LoadStoreUnit queue it counts against
 };
 
-// Requests in flight below the unit per kind (lsu.* in docs/configs.md).
-struct LsuLimits {
-  uint32_t loads = 256;   // reads, stack fills included
-  uint32_t stores = 64;   // writes, stack spills included
-  uint32_t atomics = 32;  // atomics (reads the L2's atomic unit performs)
-};
+// Its queues' occupancy (lsu.* in docs/stats-schema.md).
+const stats::GroupDecl& lsu_stats_decl();
 
 class LoadStoreUnit : public sc_core::sc_module {
  public:
@@ -72,7 +70,8 @@ class LoadStoreUnit : public sc_core::sc_module {
   std::function<void()> on_unblocked;
   // Responses received so far (the watchdog's measure of progress).
   uint64_t responses() const { return responses_; }
-  nlohmann::json stats_json() const;
+  stats::Group statistics() const;  // of lsu_stats_decl()
+  nlohmann::json stats_json() const { return statistics().json(); }
   // Notified when the last outstanding request has its response.
   const sc_core::sc_event& idle_event() const { return idle_event_; }
   // The request sent longest ago, or nullptr.

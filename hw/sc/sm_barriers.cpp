@@ -7,9 +7,11 @@
 namespace simtlm::hw {
 
 // Each part of the slot arrives for its CTA warp; the slot waits until none of those warps waits any more.
-bool Sm::arrive_at_barrier(Warp& w, uint32_t pc, const Issued& issued, uint64_t now) {
+bool Sm::arrive_at_barrier(uint32_t s, uint32_t pc, const Issued& issued, uint64_t now) {
   if (issued.barrier.empty()) return true;
-  Cta& cta = ctas_[w.cta];
+  const IssueSlot& w = slot(s);
+  const uint32_t c = w.cta;
+  Cta& cta = ctas_[c];
   const uint32_t id = issued.barrier.front().second.barrier_id;
   for (const auto& [part_index, step] : issued.barrier) {
     const uint32_t warp = w.parts[part_index].warp;
@@ -28,42 +30,45 @@ bool Sm::arrive_at_barrier(Warp& w, uint32_t pc, const Issued& issued, uint64_t 
     }
     cta.barriers.arrive(warp, context(cta, warp).ctx, k_.fn.code[pc], pc, step);
   }
-  w.at_barrier = waits_at_barrier(cta, w);
-  release_barrier_waiters(cta);
-  if (compacting()) compacted_check(cta, now);  // CAPRI: the last running warp may now wait
-  check_cta_deadlock(cta);
+  timing_[s].at_barrier = waits_at_barrier(cta, w);
+  release_barrier_waiters(c);
+  unit_->barrier_arrived(s, now);
+  check_deadlock(c);
   return true;
 }
 
-void Sm::release_barrier_waiters(Cta& cta) {
+void Sm::release_barrier_waiters(uint32_t c) {
+  Cta& cta = ctas_[c];
   if (cta.barriers.take_released().empty()) return;
   others_changed_ = true;
   // A slot may hold threads of several CTA warps (compaction): it goes on once none of them waits.
-  for (uint32_t slot : cta.slots) {
-    Warp& w = warps_[slot];
-    if (w.live && w.at_barrier) w.at_barrier = waits_at_barrier(cta, w);
+  for (uint32_t s = 0; s < timing_.size(); ++s) {
+    const IssueSlot& w = slot(s);
+    if (w.live && w.cta == c && timing_[s].at_barrier) timing_[s].at_barrier = waits_at_barrier(cta, w);
   }
 }
 
-bool Sm::waits_at_barrier(const Cta& cta, const Warp& w) const {
+bool Sm::waits_at_barrier(const Cta& cta, const IssueSlot& w) const {
   return std::any_of(w.parts.begin(), w.parts.end(),
                      [&cta](const Part& p) { return p.mask && cta.barriers.waiting(p.warp); });
 }
 
-void Sm::check_cta_deadlock(Cta& cta) {
+void Sm::check_deadlock(uint32_t c) {
+  const Cta& cta = ctas_[c];
   if (!cta.live || failed_) return;
   bool any_barrier = false;
-  for (uint32_t slot : cta.slots) {
-    const Warp& w = warps_[slot];
-    if (w.live && !w.at_barrier && !w.at_sync) return;
-    any_barrier = any_barrier || (w.live && w.at_barrier);
+  for (uint32_t s = 0; s < timing_.size(); ++s) {
+    const IssueSlot& w = slot(s);
+    if (!w.live || w.cta != c) continue;
+    if (!timing_[s].at_barrier && !w.waits) return;
+    any_barrier = any_barrier || timing_[s].at_barrier;
   }
   if (!any_barrier) return;
   std::string s = "deadlock: every warp of kernel " + k_.fn.name + ", CTA (" +
                   std::to_string(cta.ctx.ctaid.x) + "," + std::to_string(cta.ctx.ctaid.y) + "," +
                   std::to_string(cta.ctx.ctaid.z) + ") on SM " + std::to_string(id_) +
                   " waits at a barrier that can never complete:";
-  for (uint32_t i = 0; i < cta.slots.size(); ++i) {
+  for (uint32_t i = 0; i < cta.contexts.size(); ++i) {
     if (!cta.barriers.waiting(i)) continue;
     const uint32_t id = cta.barriers.wait_barrier(i);
     s += " warp " + std::to_string(i) + " at barrier " + std::to_string(id) + ", " +

@@ -14,7 +14,8 @@ constexpr uint64_t kLocalBase =
 
 }  // namespace
 
-void Sm::memory(Warp& w, uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) {
+void Sm::memory(uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) {
+  const IssueSlot& w = unit_->slot(slot);
   const ptx::MemAccess& acc = issued.mem;
   const ptx::LaneMask active = issued.mem_lanes;
   if (!active) return;
@@ -66,7 +67,7 @@ void Sm::memory(Warp& w, uint32_t slot, uint32_t pc, const Issued& issued, uint6
     op.ndst = info.ndst;
     std::copy_n(info.dst.begin(), info.ndst, op.dst.begin());
     for (const Part& part : w.parts) {
-      const uint32_t c = cta.slots[part.warp];
+      const uint32_t c = cta.contexts[part.warp];
       op.contexts.emplace_back(c, contexts_[c].generation);
       for (uint8_t i = 0; i < info.ndst; ++i) contexts_[c].reg_ready[info.dst[i]] = kPending;
     }
@@ -89,10 +90,10 @@ void Sm::memory(Warp& w, uint32_t slot, uint32_t pc, const Issued& issued, uint6
   }
 }
 
-uint64_t Sm::local_address(uint32_t slot, uint32_t lane, uint64_t offset) const {
+uint64_t Sm::local_address(uint32_t context, uint32_t lane, uint64_t offset) const {
   // Interleaved by word across the warp's lanes, as GPUs lay out local memory, so equal offsets coalesce.
   const uint64_t frame = (uint64_t(k_.fn.local_bytes) + 3) / 4 * 4;
-  const uint64_t warp_base = kLocalBase + (uint64_t(id_) * p_.max_warps + slot) * frame * ptx::kWarpSize;
+  const uint64_t warp_base = kLocalBase + (uint64_t(id_) * p_.max_warps + context) * frame * ptx::kWarpSize;
   return warp_base + offset / 4 * 4 * ptx::kWarpSize + lane * 4 + offset % 4;
 }
 
@@ -113,9 +114,9 @@ void Sm::on_response(uint64_t tag) {
   free_ops_.push_back(static_cast<uint32_t>(tag));
   const uint64_t now = now_cycle();
   if (op.fill) {
-    Warp& w = warps_[op.slot];
+    const IssueSlot& w = slot(op.slot);
     if (!w.live || w.generation != op.generation) return;
-    --w.pending_fills;
+    --timing_[op.slot].pending_fills;
   } else {
     // Registers of warps that exited meanwhile (an older generation) are not touched.
     for (const auto& [c, generation] : op.contexts) {

@@ -4,8 +4,10 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "common/stats.hpp"
 #include "hw/divergence/divergence_stats.hpp"
 #include "hw/stall.hpp"
 
@@ -29,9 +31,16 @@ struct SmStats {
   uint64_t spill_requests = 0, fill_requests = 0;
   std::vector<BranchCounts> per_branch;  // per PC
   uint64_t finish_cycle = 0;             // cycle the SM's last CTA completed
-  DivergenceStats divergence;           // the divergence unit's own
-  // Sums another SM's statistics into these (the GPU's totals); per-SM facts (cycles) are left alone.
-  SmStats& operator+=(const SmStats& o);
+  DivergenceStats divergence;            // the divergence unit's own
 };
+
+// What the fields mean, by where the GPU document writes them (hw/sc/gpu_stats.cpp merges them over SMs).
+const std::vector<stats::Field<SmStats>>& sm_core_fields();    // the document's top level
+const std::vector<stats::Field<SmStats>>& sm_memory_fields();  // memory.*
+const std::vector<stats::Field<SmStats>>& sm_stack_fields();   // stack.*, the SM's spill engine traffic
+std::vector<std::string> stall_names();                        // the elements of `stalls`, in Stall order
+// One SM's row of `sms`.
+const stats::GroupDecl& sm_row_stats_decl();
+stats::Group sm_row_statistics(const SmStats& s);
 
 }  // namespace simtlm::hw

@@ -1,62 +1,21 @@
-// The immutable parameters of the timing model, built once from a MachineConfig (docs/configs.md). Every
-// module takes its part at construction; nothing reads the YAML later.
+// The immutable parameters of the timing model, built once from a MachineConfig (docs/configs.md). Each
+// component reads its own prefix (sm_params(), mem::memory_params()); every module takes its part at
+// construction; nothing reads the YAML later.
 #pragma once
 
-#include <array>
 #include <cstdint>
-#include <systemc>
 
-#include "hw/divergence/mechanism.hpp"
-#include "hw/issue_info.hpp"
-#include "hw/sc/load_store_unit.hpp"
-#include "hw/stack_params.hpp"
-#include "hw/units/permutations.hpp"
-#include "hw/warp_scheduler.hpp"
+#include "hw/sc/sm_params.hpp"
 #include "models/config/machine_config.hpp"
-#include "models/mem/cache.hpp"
-#include "models/mem/crossbar.hpp"
-#include "models/mem/dram.hpp"
+#include "models/mem/memory_system.hpp"
 
 namespace simtlm::hw {
-
-struct PipeParams {
-  uint32_t latency = 1;              // cycles from issue to result
-  uint32_t initiation_interval = 1;  // cycles between issues to the unit
-};
-
-struct SmParams {
-  uint32_t max_warps = 32, max_threads = 1024, max_ctas = 8, registers = 65536, shared_bytes = 49152;
-  uint32_t registers_per_thread = 0;  // 0: peak live PTX register words, at most 63
-  uint32_t simd_width = 32;           // a warp instruction takes ceil(32 / simd_width) passes
-  uint32_t issue_width = 1;
-  SchedulerPolicy scheduler = SchedulerPolicy::loose_round_robin;
-  uint32_t active_set = 8;
-  std::array<PipeParams, kOpClasses> pipes{};
-  StackParams stack;
-  bool stack_timing_measured =
-      false;  // a preset: its costs include the spill traffic, warps do not wait on it
-  Compaction compaction = Compaction::none;
-  NamedPermutation permutation = NamedPermutation::kIdentity;  // home lanes under tbc
-  uint64_t permutation_seed = 1;
-  uint32_t formation_cycles = 1;  // the compactor emits one warp per cycle (SLP paper, Figure 2)
-  uint32_t segment_bytes = 128;
-  uint32_t line_bytes = 128;  // line of the first cache the SM's requests reach: no request is larger
-  uint32_t shared_banks = 32;
-  uint32_t shared_latency = 20;
-  LsuLimits lsu;  // requests in flight below the load/store unit
-  sc_core::sc_time clock = sc_core::sc_time(1, sc_core::SC_NS);
-};
 
 struct GpuParams {
   uint32_t sms = 1;
   double clock_mhz = 1000;
   SmParams sm;
-  bool l1_enabled = true;
-  double l1_disabled_fraction = 0;
-  mem::CacheParams l1, l2;
-  uint32_t l2_banks = 1;
-  mem::CrossbarParams xbar;
-  mem::DramParams dram;  // per channel; dram.channels of them
+  mem::MemoryParams memory;
   uint64_t watchdog_cycles = 1'000'000;
   uint64_t max_cycles = 4'000'000;  // 0 = no limit (run.max_cycles)
 };

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "models/launch/buffers.hpp"  // SplitMix64 (header-only part), the project's one PRNG.
+#include "common/prng.hpp"
 
 namespace simtlm::hw {
 namespace {
@@ -50,7 +50,7 @@ LanePermutationMap::LanePermutationMap(NamedPermutation permutation, uint32_t wi
   }
   if (permutation == NamedPermutation::kRandom) {
     // Warp w takes the (w+1)-th draw, so a mask depends only on (seed, w), never on how many warps are asked.
-    launch::SplitMix64 rng(seed);
+    common::SplitMix64 rng(seed);
     random_masks_.resize(kMaxWarps);
     for (uint32_t& mask : random_masks_) mask = static_cast<uint32_t>(rng.next() & (width - 1));
   }

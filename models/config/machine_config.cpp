@@ -146,16 +146,7 @@ MachineConfig MachineConfig::load(const std::filesystem::path& path) {
   config.loading_ = true;
   walk(config, file, root, "");
   config.loading_ = false;
-  if (config.u("l1.sector_bytes") > config.u("l1.line_bytes")) {
-    throw ConfigError(file + ": l1.sector_bytes: larger than l1.line_bytes");
-  }
-  const uint64_t l1_lines = config.u("l1.size_bytes") / config.u("l1.line_bytes");
-  if (l1_lines % config.u("l1.assoc") != 0)
-    throw ConfigError(file + ": l1.assoc: does not divide the line count");
-  const uint64_t l2_bank_lines = config.u("l2.size_bytes") / config.u("l2.banks") / config.u("l2.line_bytes");
-  if (l2_bank_lines == 0 || l2_bank_lines % config.u("l2.assoc") != 0) {
-    throw ConfigError(file + ": l2.assoc: does not divide the lines of one bank");
-  }
+  for (const SchemaCheck check : schema_checks()) check(config);
   return config;
 }
 

@@ -28,8 +28,17 @@ struct ParamSpec {
   bool power_of_two = false;  // unsigned_int: the components index with masks and shifts
 };
 
-// Every parameter the machine model understands.
+// "No practical limit" for the 64-bit parameters (seeds, cycle budgets).
+inline constexpr double kLargestParam = 1e12;
+
+class MachineConfig;
+// A component's check of a combination of its parameters; throws ConfigError naming MachineConfig::origin().
+using SchemaCheck = void (*)(const MachineConfig&);
+
+// Every parameter the machine model understands, each component's rows in turn, and every component's
+// checks, which load() runs. Both are composed in hw/schema/machine_schema.cpp, part of this library.
 const std::vector<ParamSpec>& schema();
+const std::vector<SchemaCheck>& schema_checks();
 
 class MachineConfig {
  public:

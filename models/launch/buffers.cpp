@@ -12,6 +12,7 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "common/location.hpp"
 #include "models/launch/formats.hpp"
 #include "models/launch/launch.hpp"
 
@@ -54,16 +55,6 @@ unsigned element_bytes(Type type) {
     default:
       return 0;
   }
-}
-
-uint64_t SplitMix64::next_below(uint64_t range) {
-  // Rejection sampling: drop the top partial copy of [0, range) so every value is equally likely.
-  const uint64_t limit = std::numeric_limits<uint64_t>::max() - std::numeric_limits<uint64_t>::max() % range;
-  uint64_t x;
-  do {
-    x = next();
-  } while (x >= limit);
-  return x % range;
 }
 
 uint64_t hash_name(const std::string& name) {
@@ -204,8 +195,9 @@ std::string exact_integer(Type type, const std::string& text, double value, __in
 namespace {
 
 [[noreturn]] void buffer_error(const Launch& launch, const BufferSpec& spec, const std::string& msg) {
-  throw LaunchError(fmt::format("{}:{}: {}.{}.init: {}", launch.path.string(), spec.line,
-                                spec.is_symbol ? "symbols" : "buffers", spec.name, msg));
+  throw LaunchError(common::at_location(
+      launch.path.string(), spec.line,
+      fmt::format("{}.{}.init: {}", spec.is_symbol ? "symbols" : "buffers", spec.name, msg)));
 }
 
 }  // namespace

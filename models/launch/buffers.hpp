@@ -1,4 +1,4 @@
-// Buffer element types and the deterministic random generator behind buffer initialization.
+// Buffer element types and the seeding of buffer initialization (common/prng.hpp draws the values).
 #pragma once
 
 #include <cstdint>
@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/prng.hpp"
 #include "models/ptx/ir.hpp"
 
 namespace simtlm::launch {
@@ -22,25 +23,8 @@ std::string encode_element(ptx::Type type, const std::string& text, uint8_t* out
 // range of the integer type `type` (unsigned types: from 0); otherwise "" is not returned but what is wrong.
 std::string exact_integer(ptx::Type type, const std::string& text, double value, __int128& out);
 
-// splitmix64: tiny, well mixed and fully specified here, so results never depend on a library.
-class SplitMix64 {
- public:
-  explicit SplitMix64(uint64_t seed) : state_(seed) {}
-  uint64_t next() {
-    state_ += 0x9e3779b97f4a7c15ull;
-    uint64_t z = state_;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [0, 1) with 53 random bits.
-  double next_unit() { return double(next() >> 11) * 0x1.0p-53; }
-  // Uniform integer in [0, range) without modulo bias (range > 0).
-  uint64_t next_below(uint64_t range);
-
- private:
-  uint64_t state_;
-};
+// The project's PRNG, under the name the launch code and its tests have always used.
+using common::SplitMix64;
 
 // FNV-1a of a buffer name: mixes the name into the seed so buffers get independent streams.
 uint64_t hash_name(const std::string& name);

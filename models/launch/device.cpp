@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "common/location.hpp"
 #include "models/launch/buffers.hpp"
 #include "models/ptx/call_link.hpp"
 #include "models/ptx/parser.hpp"
@@ -120,8 +121,8 @@ void place_buffers(const Launch& launch, ptx::GlobalMemory& memory,
     try {
       addr = memory.allocate(std::max<uint64_t>(bytes.size(), 1), kBufferAlign, spec.name, spec.padding);
     } catch (const std::length_error& e) {
-      throw LaunchError(
-          fmt::format("{}:{}: buffers.{}: {}", launch.path.string(), spec.line, spec.name, e.what()));
+      throw LaunchError(common::at_location(launch.path.string(), spec.line,
+                                            fmt::format("buffers.{}: {}", spec.name, e.what())));
     }
     if (!bytes.empty()) memory.write(addr, bytes.data(), bytes.size());
     addresses[spec.name] = addr;
@@ -165,7 +166,7 @@ BufferSpec symbol_spec(const Launch& launch, const ModuleVariables& variables, c
   const ptx::Module& module = variables.module();
   const int index = variables.find(name);
   auto fail = [&](const std::string& msg) {
-    throw LaunchError(fmt::format("{}:{}: {}: {}", launch.path.string(), line, key, msg));
+    throw LaunchError(common::at_location(launch.path.string(), line, key + ": " + msg));
   };
   if (index < 0) {
     std::string names;
@@ -252,8 +253,9 @@ void validate_params(const Launch& launch, const ptx::Function& kernel, const st
     const ptx::Param& p = params[i];
     const ParamValue& v = values[i];
     auto fail = [&](const std::string& msg) {
-      throw LaunchError(fmt::format("{}:{}: params[{}]: {} (.param .{} {})", launch.path.string(), v.line, i,
-                                    msg, ptx::type_name(p.type), p.name));
+      throw LaunchError(common::at_location(
+          launch.path.string(), v.line,
+          fmt::format("params[{}]: {} (.param .{} {})", i, msg, ptx::type_name(p.type), p.name)));
     };
     const unsigned bytes = element_bytes(p.type);
     if (bytes == 0 || p.size != bytes) {
@@ -314,7 +316,7 @@ void write_scalar(const Launch& launch, const ParamValue& v, Type type, uint32_t
                   const std::map<std::string, uint64_t>& addresses, int64_t i, uint8_t* dst,
                   const std::string& key) {
   auto fail = [&](const std::string& msg) {
-    throw LaunchError(fmt::format("{}:{}: {}: {}", launch.path.string(), v.line, key, msg));
+    throw LaunchError(common::at_location(launch.path.string(), v.line, key + ": " + msg));
   };
   switch (v.kind) {
     case ParamValue::Kind::null:
@@ -326,7 +328,7 @@ void write_scalar(const Launch& launch, const ParamValue& v, Type type, uint32_t
       int64_t offset = v.offset.empty()
                            ? 0
                            : evaluate_expression(v.offset, i, launch.constants,
-                                                 fmt::format("{}:{}: {}", launch.path.string(), v.line, key));
+                                                 common::at_location(launch.path.string(), v.line, key));
       const __int128 offset_bytes = __int128(offset) * (v.offset_in_bytes ? 1 : element_bytes(spec->type));
       if (offset_bytes < 0 || offset_bytes > __int128(bytes)) {
         fail(fmt::format("offset {}{} (i = {}) is outside buffer {} of {} bytes", offset,
@@ -346,7 +348,7 @@ void write_scalar(const Launch& launch, const ParamValue& v, Type type, uint32_t
     }
     const int64_t n = v.kind == ParamValue::Kind::expression
                           ? evaluate_expression(v.text, i, launch.constants,
-                                                fmt::format("{}:{}: {}", launch.path.string(), v.line, key))
+                                                common::at_location(launch.path.string(), v.line, key))
                           : v.integer;
     if (type == Type::f32) {
       const float f = float(n);
@@ -365,7 +367,7 @@ void write_scalar(const Launch& launch, const ParamValue& v, Type type, uint32_t
   }
   if (v.kind == ParamValue::Kind::expression) {
     value = evaluate_expression(v.text, i, launch.constants,
-                                fmt::format("{}:{}: {}", launch.path.string(), v.line, key));
+                                common::at_location(launch.path.string(), v.line, key));
   }
   const unsigned bits = size * 8;
   const __int128 lo = -(__int128(1) << (bits - 1));

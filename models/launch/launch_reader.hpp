@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string>
 
+#include "common/location.hpp"
 #include "models/launch/launch.hpp"
 
 namespace simtlm::launch::detail {
@@ -20,7 +21,7 @@ class Reader {
   explicit Reader(fs::path file) : file_(std::move(file)) {}
 
   [[noreturn]] void fail(const YAML::Node& at, const std::string& path, const std::string& msg) const {
-    throw LaunchError(fmt::format("{}:{}: {}: {}", file_.string(), line_of(at), path, msg));
+    throw LaunchError(common::at_location(file_.string(), line_of(at), path + ": " + msg));
   }
   // Nodes that come from no text (an empty document) have no mark; they are reported at line 1.
   static uint32_t line_of(const YAML::Node& node) { return uint32_t(std::max(node.Mark().line, 0) + 1); }

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "common/location.hpp"
 #include "models/launch/buffers.hpp"
 #include "models/launch/device.hpp"
 #include "models/launch/loop_check.hpp"
@@ -125,7 +126,7 @@ SequenceSession::SequenceSession(Launch launch, SessionOptions options)
 SequenceSession::~SequenceSession() = default;
 
 void SequenceSession::fail(uint32_t line, const std::string& message) const {
-  throw LaunchError(fmt::format("{}:{}: {}", launch_.path.string(), line, message));
+  throw LaunchError(common::at_location(launch_.path.string(), line, message));
 }
 
 void SequenceSession::resolve_steps(const std::vector<Step>& steps) {
@@ -138,7 +139,7 @@ void SequenceSession::resolve_steps(const std::vector<Step>& steps) {
         const ptx::Function* kernel = module->find_entry(step.kernel, &error);
         if (!kernel) fail(step.line, "kernel: " + error);
         validate_params(launch_, *kernel, step.params,
-                        fmt::format("{}:{}: kernel {}", launch_.path.string(), step.line, step.kernel));
+                        common::at_location(launch_.path.string(), step.line, "kernel " + step.kernel));
         if (!cfgs_.count(kernel)) cfgs_[kernel] = std::make_unique<ptx::Cfg>(*kernel);
         resolved_[&step] = Resolved{module.get(), kernel, nullptr};
         break;
@@ -331,7 +332,7 @@ std::unique_ptr<PlannedLaunch> SequenceSession::next() {
 
 std::unique_ptr<PlannedLaunch> SequenceSession::plan(const Step& step, int64_t i) {
   const Resolved& r = resolved_.at(&step);
-  const std::string where = fmt::format("{}:{}: kernel {}", launch_.path.string(), step.line, step.kernel);
+  const std::string where = common::at_location(launch_.path.string(), step.line, "kernel " + step.kernel);
   auto value = [&](const std::string& expr, const std::string& key, int64_t lo, int64_t hi) {
     const int64_t v = evaluate_expression(expr, i, launch_.constants, where + ": " + key);
     if (v < lo || v > hi) {
@@ -368,6 +369,7 @@ std::unique_ptr<PlannedLaunch> SequenceSession::plan(const Step& step, int64_t i
     throw LaunchError(fmt::format("{}: grid: {} (i = {})", where, bad, i));
   c.dynamic_shared_bytes = value(step.shared_bytes, "shared_bytes", 0, 1 << 20);
   c.global = memory_.get();
+  c.hooks = options_.hooks;
   c.symbol_address = *r.symbol_address;
   c.param_buffer = build_param_buffer(launch_, *r.kernel, step.params, addresses_, i);
   const bool file_module = step.ptx == launch_.ptx;

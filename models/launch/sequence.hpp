@@ -83,7 +83,7 @@ class SequenceSession {
   std::map<std::string, std::unique_ptr<ptx::Module>> modules_;  // by PTX path
   std::map<const ptx::Function*, std::unique_ptr<ptx::Cfg>> cfgs_;
   std::map<const Step*, Resolved> resolved_;
-  workloads::ReferenceFn reference_ = nullptr;
+  ReferenceFn reference_ = nullptr;
   // Device state of a run.
   std::unique_ptr<ptx::GlobalMemory> memory_;
   std::map<std::string, uint64_t> addresses_;

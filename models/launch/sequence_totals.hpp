@@ -1,5 +1,5 @@
 // What the statistics documents of a launch sequence (functional: sequence.cpp; timing:
-// hw/sc/timing_sequence.cpp) derive the same way from their per-launch entries.
+// sim/timing_sequence.cpp) derive the same way from their per-launch entries.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <set>
 
+#include "common/location.hpp"
 #include "models/launch/buffers.hpp"
 #include "models/launch/device.hpp"
 #include "models/launch/formats.hpp"
@@ -163,7 +164,7 @@ Session::Session(Launch launch, SessionOptions options) : launch_(std::move(laun
   launch_ = with_symbol_views(launch_, *module_);
   validate_params(
       launch_, *kernel_, launch_.params,
-      fmt::format("{}:{}: params", launch_.path.string(), top_level_key_line(launch_.path, "params")));
+      common::at_location(launch_.path.string(), top_level_key_line(launch_.path, "params"), "params"));
   std::set<std::string> initialised;
   for (const SymbolSpec& s : launch_.symbols) initialised.insert(s.name);
   warnings_ = uninitialised_const_warnings(*module_, *kernel_, initialised);
@@ -176,8 +177,8 @@ Session::Session(Launch launch, SessionOptions options) : launch_(std::move(laun
 Session::~Session() = default;
 
 void Session::fail_at_key(const std::string& key, const std::string& message) const {
-  throw LaunchError(fmt::format("{}:{}: {}: {}", launch_.path.string(), top_level_key_line(launch_.path, key),
-                                key, message));
+  throw LaunchError(common::at_location(launch_.path.string(), top_level_key_line(launch_.path, key),
+                                        key + ": " + message));
 }
 
 ptx::OutOfBounds out_of_bounds_mode(const Launch& launch, const SessionOptions& options) {
@@ -201,6 +202,7 @@ std::unique_ptr<DeviceImage> Session::prepare_device() const {
   context.symbol_address = place_symbols(launch_, *module_, true, memory, image->initial, initialised);
   add_symbol_views(launch_, *module_, context.symbol_address, memory, image->addresses, image->initial);
   context.param_buffer = build_param_buffer(launch_, *kernel_, launch_.params, image->addresses, 0);
+  context.hooks = options_.hooks;
   return image;
 }
 
@@ -247,8 +249,8 @@ void Session::verify(SessionResult& result, DeviceImage& image) const {
   verify_outputs(launch_, reference_, result, image.initial);
 }
 
-void verify_outputs(const Launch& launch_, workloads::ReferenceFn reference_, SessionResult& result,
-                    workloads::Buffers& initial) {
+void verify_outputs(const Launch& launch_, ReferenceFn reference_, SessionResult& result,
+                    HostBuffers& initial) {
   std::map<std::string, uint32_t> tolerance;
   for (const ExpectSpec& e : launch_.expect) {
     result.expect_checked = true;
@@ -264,8 +266,8 @@ void verify_outputs(const Launch& launch_, workloads::ReferenceFn reference_, Se
       try {
         expected = load_data_file(e.file, spec.type);
       } catch (const std::runtime_error& err) {
-        throw LaunchError(
-            fmt::format("{}:{}: expect.{}.file: {}", launch_.path.string(), e.line, e.buffer, err.what()));
+        throw LaunchError(common::at_location(launch_.path.string(), e.line,
+                                              fmt::format("expect.{}.file: {}", e.buffer, err.what())));
       }
       report = compare_buffers(spec.type, actual, expected, e.tolerance_ulp);
       if (!report.empty()) report = fmt::format("differs from {}: {}", e.file.string(), report);

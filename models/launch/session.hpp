@@ -11,22 +11,24 @@
 #include <string>
 #include <vector>
 
+#include "models/launch/host_reference.hpp"
 #include "models/launch/launch.hpp"
 #include "models/ptx/ir.hpp"
 #include "models/ptx/runner.hpp"
-#include "workloads/reference/reference.hpp"
 
 namespace simtlm::launch {
 
 struct SessionOptions {
   uint64_t instruction_budget = 0;  // overrides the launch file's budget when non-zero
   // The host references live in a library that depends on this one, so the caller passes the lookup in.
-  workloads::ReferenceFn (*find_reference)(const std::string& name) = nullptr;
+  ReferenceFn (*find_reference)(const std::string& name) = nullptr;
   bool capture_printf = false;  // collect the kernel's printf output instead of writing it to stdout
   // Optional: sees every warp instruction of run() (ptx::RunOptions::observer).
   ptx::WarpObserver observer{};
   // --out-of-bounds: overrides the launch file's out_of_bounds when set.
   std::optional<ptx::OutOfBounds> out_of_bounds;
+  // Branch and load overrides (herding), installed on every launch context of the run, functional or timing.
+  ptx::ExecutionHooks hooks;
 };
 
 struct SessionResult {
@@ -87,14 +89,13 @@ class Session {
   SessionOptions options_;
   std::unique_ptr<ptx::Module> module_;
   const ptx::Function* kernel_ = nullptr;
-  workloads::ReferenceFn reference_ = nullptr;
+  ReferenceFn reference_ = nullptr;
   std::vector<std::string> warnings_;
 };
 
 // Checks result.buffers against the launch's expectations and the host reference (which runs on `initial`
 // and overwrites it), appending to result.failures.
-void verify_outputs(const Launch& launch, workloads::ReferenceFn reference, SessionResult& result,
-                    workloads::Buffers& initial);
+void verify_outputs(const Launch& launch, ReferenceFn reference, SessionResult& result, HostBuffers& initial);
 
 // The out-of-bounds mode of a run: the option's override, else the launch file's.
 ptx::OutOfBounds out_of_bounds_mode(const Launch& launch, const SessionOptions& options);

@@ -9,27 +9,6 @@ namespace simtlm::mem {
 
 using sc_core::sc_time;
 
-nlohmann::json CacheStats::json() const {
-  return {{"reads", reads},
-          {"writes", writes},
-          {"hits", hits},
-          {"misses", misses},
-          {"mshr_merges", mshr_merges},
-          {"reservation_failures", reservation_failures},
-          {"writebacks", writebacks},
-          {"fills", fills},
-          {"bank_conflicts", bank_conflicts},
-          {"bypasses", bypasses},
-          {"down_reads", down_reads},
-          {"down_writes", down_writes},
-          {"atomics", atomics},
-          {"atomic_operations", atomic_operations},
-          {"atomic_wait_cycles", atomic_wait_cycles},
-          {"flushes", flushes},
-          {"flush_writebacks", flush_writebacks},
-          {"flush_bytes", flush_bytes}};
-}
-
 namespace {
 const CacheParams& checked(const CacheParams& p) {
   auto pow2 = [](uint32_t v) { return v != 0 && std::has_single_bit(v); };
@@ -65,13 +44,14 @@ Cache::Cache(sc_core::sc_module_name name, const CacheParams& params)
   out.register_nb_transport_bw(this, &Cache::bw);
 }
 
-nlohmann::json Cache::stats_json() const {
-  nlohmann::json j = stats_.json();
-  j["mshr_max"] = mshr_occupancy_.max();
-  j["mshr_cycles_full"] = mshr_occupancy_.cycles_full(p_.clock);
-  j["write_buffer_max"] = write_buffer_occupancy_.max();
-  j["write_buffer_cycles_full"] = write_buffer_occupancy_.cycles_full(p_.clock);
-  return j;
+stats::Group Cache::statistics() const {
+  stats::Group g(cache_stats_decl());
+  fill_cache_stats(g, stats_);
+  g.set("mshr_max", mshr_occupancy_.max());
+  g.set("mshr_cycles_full", mshr_occupancy_.cycles_full(p_.clock));
+  g.set("write_buffer_max", write_buffer_occupancy_.max());
+  g.set("write_buffer_cycles_full", write_buffer_occupancy_.cycles_full(p_.clock));
+  return g;
 }
 
 uint32_t Cache::sector_mask(uint64_t addr, unsigned len) const {

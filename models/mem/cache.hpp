@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/mem/at_ports.hpp"
+#include "models/mem/mem_stats.hpp"
 #include "models/mem/payload_pool.hpp"
 #include "models/mem/queue_occupancy.hpp"
 #include "models/mem/request_ext.hpp"
@@ -62,15 +63,6 @@ struct CacheParams {
   }
 };
 
-struct CacheStats {
-  uint64_t reads = 0, writes = 0, hits = 0, misses = 0, mshr_merges = 0, reservation_failures = 0;
-  uint64_t writebacks = 0, fills = 0, bank_conflicts = 0, bypasses = 0;
-  uint64_t down_reads = 0, down_writes = 0;
-  uint64_t atomics = 0, atomic_operations = 0, atomic_wait_cycles = 0;
-  uint64_t flushes = 0, flush_writebacks = 0, flush_bytes = 0;
-  nlohmann::json json() const;
-};
-
 class Cache : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<Cache> in;
@@ -80,8 +72,10 @@ class Cache : public sc_core::sc_module {
 
   const CacheParams& params() const { return p_; }
   const CacheStats& stats() const { return stats_; }
-  // stats() plus the occupancy of the MSHRs (pass-through atomics included) and of the write buffer.
-  nlohmann::json stats_json() const;
+  // stats() plus the occupancy of the MSHRs (pass-through atomics included) and of the write buffer, as a
+  // group of cache_stats_decl().
+  stats::Group statistics() const;
+  nlohmann::json stats_json() const { return statistics().json(); }
 
   // Takes lines out of use (cache-pollution experiments): round(fraction * lines) of them, highest ways
   // first, spread over all sets. A set with no enabled way passes its accesses through uncached.

@@ -97,23 +97,15 @@ void Crossbar::on_resp(uint32_t, Gp& p) {
   in_ports_[port]->respond(p, (start - now) + cycles(p_.clock, p_.latency + ser));
 }
 
-nlohmann::json Crossbar::stats_json() const {
-  nlohmann::json ports = nlohmann::json::array();
-  for (const auto& s : in_stats_)
-    ports.push_back({{"requests", s.requests},
-                     {"responses", s.responses},
-                     {"req_bytes", s.req_bytes},
-                     {"resp_bytes", s.resp_bytes},
-                     {"stalls", s.stalls}});
-  std::vector<uint64_t> queue_max, queue_full;
+stats::Group Crossbar::statistics() const {
+  stats::Group g(crossbar_stats_decl());
+  for (const auto& s : in_stats_) fill_crossbar_port_stats(g.add_list_row("ports"), s);
+  for (const uint64_t n : bank_requests_) g.vector("bank_requests").emplace_back(n);
   for (const QueueOccupancy& q : bank_queue_) {
-    queue_max.push_back(q.max());
-    queue_full.push_back(q.cycles_full(p_.clock));
+    g.vector("bank_queue_max").emplace_back(q.max());
+    g.vector("bank_queue_cycles_full").emplace_back(q.cycles_full(p_.clock));
   }
-  return {{"ports", ports},
-          {"bank_requests", bank_requests_},
-          {"bank_queue_max", queue_max},
-          {"bank_queue_cycles_full", queue_full}};
+  return g;
 }
 
 }  // namespace simtlm::mem

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/mem/at_ports.hpp"
+#include "models/mem/mem_stats.hpp"
 #include "models/mem/queue_occupancy.hpp"
 
 namespace simtlm::mem {
@@ -27,10 +28,6 @@ struct CrossbarParams {
   sc_core::sc_time clock = sc_core::sc_time(1, sc_core::SC_NS);
 };
 
-struct CrossbarPortStats {
-  uint64_t requests = 0, responses = 0, req_bytes = 0, resp_bytes = 0, stalls = 0;
-};
-
 class Crossbar : public sc_core::sc_module {
  public:
   tlm_utils::multi_passthrough_target_socket<Crossbar> in;
@@ -40,7 +37,8 @@ class Crossbar : public sc_core::sc_module {
 
   uint32_t bank_of(uint64_t addr) const { return (addr / p_.interleave_bytes) % p_.out_ports; }
   const std::vector<CrossbarPortStats>& port_stats() const { return in_stats_; }
-  nlohmann::json stats_json() const;
+  stats::Group statistics() const;  // of crossbar_stats_decl()
+  nlohmann::json stats_json() const { return statistics().json(); }
 
  private:
   void end_of_elaboration() override;

@@ -2,92 +2,32 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <string>
 
 namespace simtlm::mem {
 
 using sc_core::sc_time;
 
 Dram::Dram(sc_core::sc_module_name name, const DramParams& params)
-    : sc_module(name),
-      in("in"),
-      p_(params),
-      banks_(p_.banks),
-      queue_occupancy_(p_.queue_depth),
-      timeline_("timeline") {
-  if (p_.ports == 0 || p_.banks == 0 || p_.row_bytes == 0 || p_.bus_bytes == 0 || p_.burst_length < 2 ||
-      p_.clock_ratio <= 0 || p_.queue_depth == 0 || p_.channels == 0 || p_.channel_interleave_bytes == 0)
-    throw std::invalid_argument("DramParams: counts, sizes and ratios must be positive");
-  in.register_nb_transport_fw(this, &Dram::fw);
-  for (uint32_t i = 0; i < p_.ports; ++i)
-    ports_.push_back(std::make_unique<AtTargetPort>(
-        "port", [this, i](Gp& g, tlm::tlm_phase& ph, sc_time& t) { return in[i]->nb_transport_bw(g, ph, t); },
-        [this, i](Gp& g) { return accept(i, g); }));
+    : DramChannel(name, params), banks_(p_.banks) {
+  if (p_.fixed_latency_mode)
+    throw std::invalid_argument("DramParams: fixed-latency mode is a FixedLatencyDram (make_dram_channel)");
   SC_METHOD(schedule);
   sensitive << wake_;
   dont_initialize();
 }
 
-void Dram::end_of_elaboration() {
-  if (in.size() != p_.ports)
-    SC_REPORT_ERROR("simtlm/mem", (std::string(name()) + ": bound ports differ from DramParams").c_str());
-}
-
-tlm::tlm_sync_enum Dram::fw(int port, Gp& p, tlm::tlm_phase& ph, sc_time& t) {
-  return ports_.at(port)->nb_transport_fw(p, ph, t);
-}
-
-void Dram::note_occupancy() {
-  const sc_time now = sc_core::sc_time_stamp();
-  const uint64_t n = p_.fixed_latency_mode ? in_flight_ : queue_.size();
-  stats_.occupancy_integral_ps += static_cast<double>(n) * (now - occ_changed_).value();
-  occ_changed_ = now;
-}
-
 bool Dram::accept(uint32_t port, Gp& p) {
-  const uint64_t held = p_.fixed_latency_mode ? in_flight_ : queue_.size();
-  if (held >= p_.queue_depth) {
-    if (refused_.insert(&p).second) ++stats_.rejections;
-    return false;
-  }
-  refused_.erase(&p);
+  if (full(p)) return false;
   note_occupancy();
-  const sc_time now = sc_core::sc_time_stamp();
-  Req r{&p, port, 0, 0, now};
-  if (p_.fixed_latency_mode) {
-    ++in_flight_;
-    queue_occupancy_.set(in_flight_);
-    complete(r, p_.clock * static_cast<double>(p_.fixed_latency));
-    timeline_.at(p_.clock * static_cast<double>(p_.fixed_latency), [this] {
-      note_occupancy();
-      --in_flight_;
-      queue_occupancy_.set(in_flight_);
-      for (auto& port : ports_) port->retry();
-    });
-    return true;
-  }
   // Strip the channel bits, then: column within a row, bank, row.
   const uint64_t a = p.get_address(), il = p_.channel_interleave_bytes;
   const uint64_t local = a / (il * p_.channels) * il + a % il;
-  r.bank = (local / p_.row_bytes) % p_.banks;
-  r.row = local / (uint64_t{p_.row_bytes} * p_.banks);
-  queue_.push_back(r);
-  queue_occupancy_.set(queue_.size());
+  const auto bank = static_cast<uint32_t>((local / p_.row_bytes) % p_.banks);
+  const uint64_t row = local / (uint64_t{p_.row_bytes} * p_.banks);
+  queue_.push_back(Req{&p, port, bank, row, sc_core::sc_time_stamp()});
+  note_held();
   wake_.notify(sc_core::SC_ZERO_TIME);
   return true;
-}
-
-void Dram::complete(Req& r, const sc_time& delay) {
-  Gp& p = *r.p;
-  ++(p.is_read() ? stats_.reads : stats_.writes);
-  stats_.bytes += p.get_data_length();
-  (p.is_read() ? stats_.read_bytes : stats_.write_bytes) += p.get_data_length();
-  const sc_time lat = sc_core::sc_time_stamp() + delay - r.arrival;
-  stats_.latency_sum += lat;
-  stats_.latency_max = std::max(stats_.latency_max, lat);
-  ++stats_.completed;
-  p.set_response_status(tlm::TLM_OK_RESPONSE);
-  ports_[r.port]->respond(p, delay);
 }
 
 // FCFS (in_order): only the oldest request is served, its row opened when needed.
@@ -108,11 +48,11 @@ void Dram::schedule() {
       bus_free_ = now + dclk(bursts * step);
       ++(it->activated ? stats_.row_misses : stats_.row_hits);
       note_occupancy();
-      Req r = *it;
+      const Req r = *it;
       queue_.erase(it);
-      queue_occupancy_.set(queue_.size());
-      complete(r, dclk(p_.tCL + (bursts - 1) * step + p_.burst_length / 2));
-      for (auto& port : ports_) port->retry();
+      note_held();
+      complete(r.port, *r.p, r.arrival, dclk(p_.tCL + (bursts - 1) * step + p_.burst_length / 2));
+      retry_ports();
       break;
     }
   }
@@ -148,30 +88,6 @@ void Dram::schedule() {
     if (!any || t < next) next = t, any = true;
   }
   if (any) wake_.notify(next > now ? next - now : sc_core::SC_ZERO_TIME);
-}
-
-nlohmann::json Dram::stats_json() const {
-  const double now_ps = static_cast<double>(sc_core::sc_time_stamp().value());
-  const double cycles_now = now_ps / static_cast<double>(p_.clock.value());
-  const double occ =
-      stats_.occupancy_integral_ps + static_cast<double>(p_.fixed_latency_mode ? in_flight_ : queue_.size()) *
-                                         (now_ps - static_cast<double>(occ_changed_.value()));
-  const double clk = static_cast<double>(p_.clock.value());
-  return {{"reads", stats_.reads},
-          {"writes", stats_.writes},
-          {"row_hits", stats_.row_hits},
-          {"row_misses", stats_.row_misses},
-          {"bytes", stats_.bytes},
-          {"read_bytes", stats_.read_bytes},
-          {"write_bytes", stats_.write_bytes},
-          {"bandwidth_bytes_per_cycle", cycles_now > 0 ? stats_.bytes / cycles_now : 0.0},
-          {"latency_avg_cycles",
-           stats_.completed ? static_cast<double>(stats_.latency_sum.value()) / clk / stats_.completed : 0.0},
-          {"latency_max_cycles", static_cast<double>(stats_.latency_max.value()) / clk},
-          {"queue_avg", now_ps > 0 ? occ / now_ps : 0.0},
-          {"queue_max", queue_occupancy_.max()},
-          {"queue_cycles_full", queue_occupancy_.cycles_full(p_.clock)},
-          {"rejections", stats_.rejections}};
 }
 
 }  // namespace simtlm::mem

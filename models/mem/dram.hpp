@@ -1,71 +1,19 @@
 #pragma once
-// One DRAM channel: banks with an open-row buffer each, an FR-FCFS request queue, and DDR timing in DRAM
-// clocks. Several initiators (L2 banks) may bind `in`. A fixed-latency mode replaces the timing model.
-#include <tlm_utils/multi_passthrough_target_socket.h>
-
+// One DRAM channel: banks with an open-row buffer each, an FR-FCFS (or FCFS) request queue, and DDR timing
+// in DRAM clocks. Several initiators (L2 banks) may bind `in`.
 #include <cstdint>
-#include <memory>
-#include <nlohmann/json.hpp>
 #include <systemc>
-#include <tlm>
-#include <unordered_set>
 #include <vector>
 
-#include "models/mem/at_ports.hpp"
-#include "models/mem/queue_occupancy.hpp"
+#include "models/mem/dram_channel.hpp"
 
 namespace simtlm::mem {
 
-struct DramParams {
-  uint32_t ports = 1;  // exactly this many initiators must bind `in`
-  uint32_t banks = 16;
-  uint32_t row_bytes = 2048;  // bytes per row per bank (page size)
-  uint32_t bus_bytes = 4;     // data bus width of the channel
-  uint32_t burst_length = 8;  // beats per column access; DDR: burst_length / 2 clocks of data
-  // Timing in DRAM clocks.
-  uint32_t tCL = 12, tRCD = 12, tRP = 12, tRAS = 28, tCCD = 2;
-  double clock_ratio = 1.0;   // DRAM command clock frequency / core clock frequency
-  uint32_t queue_depth = 32;  // requests held by the scheduler before back-pressure
-  // Channel interleaving: these address bits select the channel and are removed before bank/row mapping.
-  uint32_t channels = 1;
-  uint32_t channel_interleave_bytes = 256;
-  bool in_order = false;  // FCFS instead of FR-FCFS
-  bool fixed_latency_mode = false;
-  uint32_t fixed_latency = 300;  // core cycles, in fixed-latency mode; unlimited overlap up to queue_depth
-  sc_core::sc_time clock = sc_core::sc_time(1, sc_core::SC_NS);  // core clock
-
-  // GDDR5 as in GPGPU-Sim's GTX 480 configuration (924 MHz command clock against a 700 MHz core).
-  static DramParams gddr5() {
-    DramParams p;
-    p.clock_ratio = 924.0 / 700.0;
-    return p;
-  }
-  static DramParams fixed(uint32_t cycles) {
-    DramParams p;
-    p.fixed_latency_mode = true;
-    p.fixed_latency = cycles;
-    return p;
-  }
-};
-
-struct DramStats {
-  uint64_t reads = 0, writes = 0, row_hits = 0, row_misses = 0, bytes = 0, read_bytes = 0, write_bytes = 0;
-  uint64_t rejections = 0;  // requests whose END_REQ was withheld (queue full)
-  sc_core::sc_time latency_sum, latency_max;
-  uint64_t completed = 0;
-  double occupancy_integral_ps = 0;  // sum of queue size x time
-};
-
-class Dram : public sc_core::sc_module {
+class Dram : public DramChannel {
  public:
-  tlm_utils::multi_passthrough_target_socket<Dram> in;
-
   SC_HAS_PROCESS(Dram);
   Dram(sc_core::sc_module_name name, const DramParams& params);
 
-  const DramParams& params() const { return p_; }
-  const DramStats& stats() const { return stats_; }
-  nlohmann::json stats_json() const;
   sc_core::sc_time tck() const { return p_.clock / p_.clock_ratio; }
 
  private:
@@ -81,27 +29,16 @@ class Dram : public sc_core::sc_module {
     sc_core::sc_time act_at, ready_at;  // last ACT; earliest column command
   };
 
-  void end_of_elaboration() override;
-  tlm::tlm_sync_enum fw(int port, Gp& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
-  bool accept(uint32_t port, Gp& p);
+  uint64_t held() const override { return queue_.size(); }
+  bool accept(uint32_t port, Gp& p) override;
   void schedule();
-  void complete(Req& r, const sc_core::sc_time& delay);
-  void note_occupancy();
   sc_core::sc_time dclk(uint64_t n) const { return tck() * static_cast<double>(n); }
 
-  const DramParams p_;
   // Mutable state.
   std::vector<Req> queue_;  // arrival order
   std::vector<Bank> banks_;
   sc_core::sc_time bus_free_;
-  uint32_t in_flight_ = 0;                 // fixed-latency mode
-  std::unordered_set<const Gp*> refused_;  // counts each withheld request once
-  sc_core::sc_time occ_changed_;
   sc_core::sc_event wake_;
-  DramStats stats_;
-  QueueOccupancy queue_occupancy_;  // queue_max and the time at queue_depth
-  std::vector<std::unique_ptr<AtTargetPort>> ports_;
-  Timeline timeline_;
 };
 
 }  // namespace simtlm::mem

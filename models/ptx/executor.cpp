@@ -5,6 +5,7 @@
 
 #include "models/ptx/executor_call.hpp"
 #include "models/ptx/executor_internal.hpp"
+#include "models/ptx/hooks.hpp"
 #include "models/ptx/kernel_layout.hpp"
 
 namespace simtlm::ptx {
@@ -65,6 +66,16 @@ namespace exec {
 
 void fail(const Ctx& c, int lane, const std::string& what) {
   throw KernelError(what + " at " + c.executor.where(c.warp, c.pc, lane));
+}
+
+WarpIdentity warp_identity(const WarpContext& warp) {
+  WarpIdentity id;
+  if (warp.cta) {
+    id.ctaid = warp.cta->ctaid;
+    id.cta_linear = warp.cta->linear_id;
+  }
+  id.warp_in_cta = warp.warp_in_cta;
+  return id;
 }
 
 uint64_t symbol_address(const Ctx& c, uint32_t sym) {
@@ -254,6 +265,12 @@ WarpStep Executor::execute(WarpContext& warp, uint32_t pc, LaneMask mask) const 
   switch (in.op) {
     case Op::bra:
       step.kind = StepKind::branch;
+      if (launch_.hooks.branch && in.guard != kNoReg) [[unlikely]] {
+        // The hook's direction replaces the guard's for every lane, as in hardware that overrides the branch.
+        active =
+            mask & launch_.hooks.branch->branch_taken(BranchEvent{fn, pc, mask, active, warp_identity(warp)});
+        step.active = active;
+      }
       step.taken = active;
       step.target = in.target;
       return step;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "models/ptx/functional.hpp"
+#include "models/ptx/hooks.hpp"
 
 namespace simtlm::ptx::exec {
 
@@ -71,6 +72,7 @@ inline uint64_t* reg_row(WarpContext& w, uint32_t reg) {
 const uint64_t* operand_values(const Ctx& c, const Operand& op, uint64_t* buf);
 uint64_t special_value(const Ctx& c, SpecialReg r, unsigned lane);
 uint64_t symbol_address(const Ctx& c, uint32_t sym);
+WarpIdentity warp_identity(const WarpContext& warp);
 
 [[noreturn]] void fail(const Ctx& c, int lane, const std::string& what);
 

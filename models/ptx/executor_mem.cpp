@@ -218,8 +218,16 @@ void exec_memory(Ctx& c) {
   if (c.active == 0) return;
   const Space space = acc.space;
   const bool call_param = mem.sym != kNoSym && c.launch.module->symbols[mem.sym].call_scope;
-  const uint64_t offset = (mem.sym != kNoSym ? symbol_address(c, mem.sym) : 0) + mem.imm;
+  uint64_t offset = (mem.sym != kNoSym ? symbol_address(c, mem.sym) : 0) + mem.imm;
   const uint64_t* base = mem.reg != kNoReg ? reg_row(c.warp, mem.reg) : nullptr;
+  LaneAddresses hooked;
+  if (c.launch.hooks.load && in.op == Op::ld) [[unlikely]] {
+    for_lanes(c.active, [&](unsigned l) { hooked[l] = (base ? base[l] : 0) + offset; });
+    c.launch.hooks.load->rewrite_load(
+        LoadEvent{c.fn, c.pc, space, c.active, acc.bytes, warp_identity(c.warp)}, hooked);
+    base = hooked.data();  // the lanes now read the hook's addresses, through the same checks
+    offset = 0;
+  }
   bool first = true;
   auto lane_addr = [&](unsigned l) {
     Resolved r = resolve(c, space, (base ? base[l] : 0) + offset, total, total, l, call_param);

@@ -33,6 +33,16 @@ class KernelError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+class BranchHook;
+class LoadAddressHook;
+
+// Overrides of branch directions and load addresses (models/ptx/hooks.hpp), for herding. Both null by
+// default: a run without hooks costs one pointer test per conditional branch and per load.
+struct ExecutionHooks {
+  BranchHook* branch = nullptr;
+  LoadAddressHook* load = nullptr;
+};
+
 // Values fixed for a whole launch.
 struct LaunchContext {
   const Module* module = nullptr;
@@ -44,6 +54,7 @@ struct LaunchContext {
   std::vector<uint64_t> symbol_address;  // per Module::symbols: global/const absolute address (0 for others)
   uint32_t nsm = 1;
   std::string* printf_sink = nullptr;  // vprintf output goes here (nullptr: stdout)
+  ExecutionHooks hooks;                // seen by every runner that executes through Executor
 };
 
 // Per CTA: shared memory and the CTA's coordinates.
@@ -79,9 +90,9 @@ struct MemAccess {
 
 struct WarpStep {
   StepKind kind = StepKind::normal;
-  LaneMask active = 0;              // lanes that executed (mask & guard)
-  LaneMask taken = 0;               // branch: lanes that take it (guard true); the others fall through
-  uint32_t target = kNoTarget;      // branch target PC
+  LaneMask active = 0;          // lanes that executed (mask & guard; a branch: the taken lanes)
+  LaneMask taken = 0;           // branch: lanes that take it (guard, or the branch hook); others fall through
+  uint32_t target = kNoTarget;  // branch target PC
   bool barrier_all_threads = true;  // bar.sync with no count operand
   uint32_t barrier_id = 0;
   uint32_t barrier_count = 0;  // thread count operand (0 = all threads of the CTA)

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/location.hpp"
 #include "models/ptx/call_link.hpp"
 #include "models/ptx/kernel_layout.hpp"
 #include "models/ptx/parser_internal.hpp"
@@ -14,7 +15,7 @@ namespace simtlm::ptx {
 
 PtxError::PtxError(const std::string& file, uint32_t line, const std::string& message,
                    const std::string& text)
-    : std::runtime_error(file + ":" + std::to_string(line) + ": " + printable_utf8(message) +
+    : std::runtime_error(common::location(file, line) + ": " + printable_utf8(message) +
                          (text.empty() ? "" : "\n    " + printable_utf8(text))),
       file_(file),
       line_(line) {}

@@ -20,7 +20,9 @@
 #include <cstring>
 #include <string>
 
+#include "common/location.hpp"
 #include "models/ptx/cta_barriers.hpp"
+#include "models/ptx/grid_rules.hpp"
 #include "models/ptx/livelock.hpp"
 #include "models/ptx/simt_stack.hpp"
 
@@ -93,10 +95,8 @@ class GridRunner {
 
  private:
   void run_cta(uint64_t linear_id, uint64_t threads) {
-    const Dim3& g = launch_.grid;
     cta_.linear_id = linear_id;
-    cta_.ctaid = Dim3{static_cast<uint32_t>(linear_id % g.x), static_cast<uint32_t>(linear_id / g.x % g.y),
-                      static_cast<uint32_t>(linear_id / (uint64_t(g.x) * g.y))};
+    cta_.ctaid = cta_coordinates(launch_.grid, linear_id);
     cta_.smid = static_cast<uint32_t>(linear_id % (launch_.nsm ? launch_.nsm : 1));
     cta_.shared.assign(shared_layout(fn_, launch_.dynamic_shared_bytes).cta_bytes, 0);
     barriers_.reset(static_cast<uint32_t>(warps_.size()), threads);
@@ -276,7 +276,7 @@ class GridRunner {
     const Instr& in = code_[pc];
     s += " (PTX line " + std::to_string(in.line);
     if (launch_.module && in.loc_file > 0 && in.loc_file < launch_.module->files.size() && in.loc_line > 0) {
-      s += ", " + launch_.module->files[in.loc_file] + ":" + std::to_string(in.loc_line);
+      s += ", " + common::location(launch_.module->files[in.loc_file], in.loc_line);
     }
     return s + ")";
   }
@@ -301,8 +301,7 @@ class GridRunner {
   }
 
   std::string budget_message(const Warp& w, uint32_t pc) const {
-    std::string s = "instruction budget of " + std::to_string(options_.instruction_budget) +
-                    " thread instructions exceeded in " + location(w, pc) + ":";
+    std::string s = budget_exceeded_message(options_.instruction_budget, location(w, pc)) + ":";
     s += activity(w, true, pc) + ";";
     for (const Warp& other : warps_) {
       if (&other != &w) s += activity(other, false, pc) + ";";

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/ptx/functional.hpp"
+#include "models/ptx/reconvergence.hpp"
 
 namespace simtlm::ptx {
 
@@ -62,13 +63,14 @@ class SimtStack {
       t.pc = pc + 1;
       return false;
     }
-    if (t.reconvergence_pc == reconvergence_pc && entries_.size() > 1) {  // the bottom entry stays the union
+    const DivergentPaths paths = divergent_paths(pc + 1, target, reconvergence_pc, t.reconvergence_pc);
+    if (!paths.keep_waiting && entries_.size() > 1) {  // the bottom entry stays the union
       entries_.pop_back();
     } else {
       t.pc = reconvergence_pc;
     }
-    if (pc + 1 != reconvergence_pc) entries_.push_back(SimtEntry{pc + 1, reconvergence_pc, not_taken});
-    if (target != reconvergence_pc) entries_.push_back(SimtEntry{target, reconvergence_pc, taken});
+    if (paths.push_not_taken) entries_.push_back(SimtEntry{pc + 1, reconvergence_pc, not_taken});
+    if (paths.push_taken) entries_.push_back(SimtEntry{target, reconvergence_pc, taken});
     return true;
   }
 

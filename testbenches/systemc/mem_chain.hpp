@@ -6,6 +6,7 @@
 #include "models/mem/cache.hpp"
 #include "models/mem/crossbar.hpp"
 #include "models/mem/dram.hpp"
+#include "models/mem/fixed_latency_dram.hpp"
 #include "testbenches/systemc/traffic_gen.hpp"
 
 namespace simtlm::mem::test {
@@ -74,7 +75,7 @@ struct Chain {
   L1Cache l1;
   Crossbar xbar{"xbar", test_xbar()};
   L2Cache l2{"l2", test_l2()};
-  std::unique_ptr<Dram> dram;
+  std::unique_ptr<DramChannel> dram;
 
   explicit Chain(const CacheParams& l1p = test_l1(), bool with_dram = true,
                  const DramParams& dp = test_dram())
@@ -83,7 +84,7 @@ struct Chain {
     l1.out.bind(xbar.in);
     xbar.out.bind(l2.in);
     if (with_dram) {
-      dram = std::make_unique<Dram>("dram", dp);
+      dram = make_dram_channel("dram", dp);
       l2.out.bind(dram->in);
     }
   }

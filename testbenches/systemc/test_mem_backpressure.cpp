@@ -16,7 +16,7 @@ TEST(MemBackpressure, FullDramQueueWithholdsEndReqUntilAnEntryFrees) {
   TrafficGen tg("tg");
   DramParams p = DramParams::fixed(10);
   p.queue_depth = 2;
-  Dram dram("dram", p);
+  FixedLatencyDram dram("dram", p);
   tg.out.bind(dram.in);
   // Four reads at cycle 0 into a queue of two, each held 10 cycles.
   tg.script = {{0, R, 0}, {0, R, 64}, {0, R, 128}, {0, R, 192}};
@@ -36,7 +36,7 @@ TEST(MemBackpressure, FullL1WriteBufferStallsTheStoresBehindIt) {
   CacheParams l1p = test_l1();  // write-through: every store takes a write-buffer entry until DRAM answers
   l1p.write_buffer = 2;
   L1Cache l1("l1", l1p);
-  Dram dram("dram", DramParams::fixed(10));
+  FixedLatencyDram dram("dram", DramParams::fixed(10));
   tg.out.bind(l1.in);
   l1.out.bind(dram.in);
   // Four stores to four lines in four L1 banks: no bank conflict, only the write buffer limits them.

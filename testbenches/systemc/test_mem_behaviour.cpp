@@ -113,7 +113,7 @@ TEST(MemBehaviour, DramQueueFullBackPressure) {
 
 TEST(MemBehaviour, DramFixedLatencyMode) {
   TrafficGen tg("tg");
-  Dram dram("dram", DramParams::fixed(300));
+  FixedLatencyDram dram("dram", DramParams::fixed(300));
   tg.out.bind(dram.in);
   tg.script = {{0, R, 0}, {1, W, 8192}, {2, R, 64}};
   sc_core::sc_start();

@@ -72,48 +72,51 @@ const std::map<std::string, Route>& routes() {
     r["lsu.atomic_queue"] = {sm([](const SmParams& s) { return s.lsu.atomics; })};
     const std::map<std::string, std::string> wide_lines = {{"l1.line_bytes", "1024"},
                                                            {"l2.line_bytes", "1024"}};
-    r["l1.size_bytes"] = {[](const GpuParams& g) { return double(g.l1.size_bytes); }};
-    r["l1.assoc"] = {[](const GpuParams& g) { return double(g.l1.assoc); }};
+    r["l1.size_bytes"] = {[](const GpuParams& g) { return double(g.memory.l1.size_bytes); }};
+    r["l1.assoc"] = {[](const GpuParams& g) { return double(g.memory.l1.assoc); }};
     r["l1.line_bytes"] = {
-        [](const GpuParams& g) { return double(g.l1.line_bytes); }, {}, {{"l2.line_bytes", "1024"}}};
-    r["l1.sector_bytes"] = {[](const GpuParams& g) { return double(g.l1.sector_bytes); }, {}, wide_lines};
-    r["l1.banks"] = {[](const GpuParams& g) { return double(g.l1.banks); }};
-    r["l1.hit_latency"] = {[](const GpuParams& g) { return double(g.l1.hit_latency); }};
-    r["l1.mshrs"] = {[](const GpuParams& g) { return double(g.l1.mshrs); }};
-    r["l1.mshr_merge"] = {[](const GpuParams& g) { return double(g.l1.mshr_max_merge); }};
-    r["l1.write_buffer"] = {[](const GpuParams& g) { return double(g.l1.write_buffer); }};
-    r["l1.disabled_fraction"] = {[](const GpuParams& g) { return g.l1_disabled_fraction; }};
-    r["interconnect.latency"] = {[](const GpuParams& g) { return double(g.xbar.latency); }};
-    r["interconnect.bytes_per_cycle"] = {[](const GpuParams& g) { return double(g.xbar.bytes_per_cycle); }};
-    r["interconnect.queue_depth"] = {[](const GpuParams& g) { return double(g.xbar.bank_queue); }};
-    r["l2.banks"] = {[](const GpuParams& g) { return double(g.l2_banks); },
+        [](const GpuParams& g) { return double(g.memory.l1.line_bytes); }, {}, {{"l2.line_bytes", "1024"}}};
+    r["l1.sector_bytes"] = {
+        [](const GpuParams& g) { return double(g.memory.l1.sector_bytes); }, {}, wide_lines};
+    r["l1.banks"] = {[](const GpuParams& g) { return double(g.memory.l1.banks); }};
+    r["l1.hit_latency"] = {[](const GpuParams& g) { return double(g.memory.l1.hit_latency); }};
+    r["l1.mshrs"] = {[](const GpuParams& g) { return double(g.memory.l1.mshrs); }};
+    r["l1.mshr_merge"] = {[](const GpuParams& g) { return double(g.memory.l1.mshr_max_merge); }};
+    r["l1.write_buffer"] = {[](const GpuParams& g) { return double(g.memory.l1.write_buffer); }};
+    r["l1.disabled_fraction"] = {[](const GpuParams& g) { return g.memory.l1_disabled_fraction; }};
+    r["interconnect.latency"] = {[](const GpuParams& g) { return double(g.memory.xbar.latency); }};
+    r["interconnect.bytes_per_cycle"] = {
+        [](const GpuParams& g) { return double(g.memory.xbar.bytes_per_cycle); }};
+    r["interconnect.queue_depth"] = {[](const GpuParams& g) { return double(g.memory.xbar.bank_queue); }};
+    r["l2.banks"] = {[](const GpuParams& g) { return double(g.memory.l2_banks); },
                      {{"dram.channels", "1"}},
                      {{"l2.size_bytes", "268435456"}}};
     // The L2 is built per bank: the total is what all banks hold.
-    r["l2.size_bytes"] = {[](const GpuParams& g) { return double(uint64_t(g.l2.size_bytes) * g.l2_banks); }};
-    r["l2.assoc"] = {[](const GpuParams& g) { return double(g.l2.assoc); }};
-    r["l2.line_bytes"] = {[](const GpuParams& g) { return double(g.l2.line_bytes); },
+    r["l2.size_bytes"] = {
+        [](const GpuParams& g) { return double(uint64_t(g.memory.l2.size_bytes) * g.memory.l2_banks); }};
+    r["l2.assoc"] = {[](const GpuParams& g) { return double(g.memory.l2.assoc); }};
+    r["l2.line_bytes"] = {[](const GpuParams& g) { return double(g.memory.l2.line_bytes); },
                           {{"l1.line_bytes", "32"}}};
-    r["l2.latency"] = {[](const GpuParams& g) { return double(g.l2.hit_latency); }};
-    r["l2.mshrs"] = {[](const GpuParams& g) { return double(g.l2.mshrs); }};
-    r["l2.mshr_merge"] = {[](const GpuParams& g) { return double(g.l2.mshr_max_merge); }};
-    r["l2.write_buffer"] = {[](const GpuParams& g) { return double(g.l2.write_buffer); }};
-    r["l2.atomic_cycles"] = {[](const GpuParams& g) { return double(g.l2.atomic_cycles); }};
-    r["dram.fixed_latency"] = {[](const GpuParams& g) { return double(g.dram.fixed_latency); }};
-    r["dram.channels"] = {[](const GpuParams& g) { return double(g.dram.channels); },
+    r["l2.latency"] = {[](const GpuParams& g) { return double(g.memory.l2.hit_latency); }};
+    r["l2.mshrs"] = {[](const GpuParams& g) { return double(g.memory.l2.mshrs); }};
+    r["l2.mshr_merge"] = {[](const GpuParams& g) { return double(g.memory.l2.mshr_max_merge); }};
+    r["l2.write_buffer"] = {[](const GpuParams& g) { return double(g.memory.l2.write_buffer); }};
+    r["l2.atomic_cycles"] = {[](const GpuParams& g) { return double(g.memory.l2.atomic_cycles); }};
+    r["dram.fixed_latency"] = {[](const GpuParams& g) { return double(g.memory.dram.fixed_latency); }};
+    r["dram.channels"] = {[](const GpuParams& g) { return double(g.memory.dram.channels); },
                           {},
                           {{"l2.banks", "64"}, {"l2.size_bytes", "16777216"}}};
-    r["dram.banks"] = {[](const GpuParams& g) { return double(g.dram.banks); }};
-    r["dram.row_bytes"] = {[](const GpuParams& g) { return double(g.dram.row_bytes); }};
-    r["dram.queue_depth"] = {[](const GpuParams& g) { return double(g.dram.queue_depth); }};
-    r["dram.tCL"] = {[](const GpuParams& g) { return double(g.dram.tCL); }};
-    r["dram.tRCD"] = {[](const GpuParams& g) { return double(g.dram.tRCD); }};
-    r["dram.tRP"] = {[](const GpuParams& g) { return double(g.dram.tRP); }};
-    r["dram.tRAS"] = {[](const GpuParams& g) { return double(g.dram.tRAS); }};
-    r["dram.tCCD"] = {[](const GpuParams& g) { return double(g.dram.tCCD); }};
-    r["dram.burst_length"] = {[](const GpuParams& g) { return double(g.dram.burst_length); }};
-    r["dram.bus_width_bytes"] = {[](const GpuParams& g) { return double(g.dram.bus_bytes); }};
-    r["dram.clock_ratio"] = {[](const GpuParams& g) { return g.dram.clock_ratio; }};
+    r["dram.banks"] = {[](const GpuParams& g) { return double(g.memory.dram.banks); }};
+    r["dram.row_bytes"] = {[](const GpuParams& g) { return double(g.memory.dram.row_bytes); }};
+    r["dram.queue_depth"] = {[](const GpuParams& g) { return double(g.memory.dram.queue_depth); }};
+    r["dram.tCL"] = {[](const GpuParams& g) { return double(g.memory.dram.tCL); }};
+    r["dram.tRCD"] = {[](const GpuParams& g) { return double(g.memory.dram.tRCD); }};
+    r["dram.tRP"] = {[](const GpuParams& g) { return double(g.memory.dram.tRP); }};
+    r["dram.tRAS"] = {[](const GpuParams& g) { return double(g.memory.dram.tRAS); }};
+    r["dram.tCCD"] = {[](const GpuParams& g) { return double(g.memory.dram.tCCD); }};
+    r["dram.burst_length"] = {[](const GpuParams& g) { return double(g.memory.dram.burst_length); }};
+    r["dram.bus_width_bytes"] = {[](const GpuParams& g) { return double(g.memory.dram.bus_bytes); }};
+    r["dram.clock_ratio"] = {[](const GpuParams& g) { return g.memory.dram.clock_ratio; }};
     r["run.watchdog_cycles"] = {[](const GpuParams& g) { return double(g.watchdog_cycles); }};
     r["run.max_cycles"] = {[](const GpuParams& g) { return double(g.max_cycles); }};
     return r;
@@ -136,11 +139,11 @@ const std::map<std::string, std::function<int(const GpuParams&)>>& selectors() {
       {"compaction.permutation", [](const GpuParams& g) { return int(g.sm.permutation); }},
       {"compaction.slp_disable", [](const GpuParams&) { return 0; }},  // checked in test_timing_compaction
       {"lsu.segment_bytes", [](const GpuParams& g) { return int(g.sm.segment_bytes); }},
-      {"l1.enabled", [](const GpuParams& g) { return int(g.l1_enabled); }},
-      {"l1.write_policy", [](const GpuParams& g) { return int(g.l1.write_policy); }},
-      {"dram.mode", [](const GpuParams& g) { return int(g.dram.fixed_latency_mode); }},
-      {"dram.scheduler", [](const GpuParams& g) { return int(g.dram.in_order); }},
-      {"dram.preset", [](const GpuParams& g) { return int(g.dram.tRAS); }},
+      {"l1.enabled", [](const GpuParams& g) { return int(g.memory.l1_enabled); }},
+      {"l1.write_policy", [](const GpuParams& g) { return int(g.memory.l1.write_policy); }},
+      {"dram.mode", [](const GpuParams& g) { return int(g.memory.dram.fixed_latency_mode); }},
+      {"dram.scheduler", [](const GpuParams& g) { return int(g.memory.dram.in_order); }},
+      {"dram.preset", [](const GpuParams& g) { return int(g.memory.dram.tRAS); }},
   };
   return table;
 }

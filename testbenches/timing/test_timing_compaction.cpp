@@ -1,11 +1,11 @@
-// Thread block compaction in the SystemC model (hw/sc/sm_compaction.cpp) against the functional CTA-wide
-// compaction study (hw/compaction_study.*), two independent implementations of the same stack: the same
-// outputs, and exactly the warps and compacted paths the study counts. With the permutation and compactor as
-// checked RTL, no disagreement and the same statistics.
+// Thread block compaction in the SystemC model (hw/divergence/block_compaction.cpp behind hw/sc/sm.cpp)
+// against the functional CTA-wide compaction study (studies/compaction_study.*), two independent
+// implementations of the same stack: the same outputs, and exactly the warps and compacted paths the study
+// counts. With the permutation and compactor as checked RTL, no disagreement and the same statistics.
 #include <cstring>
 #include <map>
 
-#include "hw/compaction_study.hpp"
+#include "studies/compaction_study.hpp"
 #include "testbenches/timing/timing_fixture.hpp"
 #include "workloads/reference/reference.hpp"
 

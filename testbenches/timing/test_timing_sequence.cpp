@@ -1,5 +1,5 @@
 // Launch sequences on the timing model: one SystemC simulation runs kernel after kernel with the caches
-// and DRAM carried over (hw/sc/timing_sequence.*). Each run happens in a forked child: SystemC elaborates
+// and DRAM carried over (sim/timing_sequence.*). Each run happens in a forked child: SystemC elaborates
 // once per process.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -9,10 +9,10 @@
 #include <filesystem>
 #include <string>
 
-#include "hw/sc/timing_child.hpp"
 #include "models/config/machine_config.hpp"
 #include "models/launch/sequence.hpp"
 #include "models/launch/sha256.hpp"
+#include "sim/timing_child.hpp"
 #include "workloads/reference/reference.hpp"
 
 namespace simtlm {

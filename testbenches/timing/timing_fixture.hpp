@@ -1,4 +1,4 @@
-// Shared helpers of the timing tests; each run happens in a forked child (hw/sc/timing_child.hpp).
+// Shared helpers of the timing tests; each run happens in a forked child (sim/timing_child.hpp).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "hw/sc/timing_child.hpp"
 #include "models/config/machine_config.hpp"
 #include "models/launch/session.hpp"
 #include "models/launch/sha256.hpp"
+#include "sim/timing_child.hpp"
 #include "workloads/reference/reference.hpp"
 
 namespace simtlm::timing_test {

@@ -4,11 +4,11 @@
 
 #include <filesystem>
 
-#include "hw/compaction_study.hpp"
 #include "hw/simt_stack.hpp"
-#include "hw/stack_runner.hpp"
 #include "models/launch/session.hpp"
 #include "models/ptx/simt_stack.hpp"
+#include "studies/compaction_study.hpp"
+#include "studies/stack_runner.hpp"
 
 namespace simtlm {
 namespace {

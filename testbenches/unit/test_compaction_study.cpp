@@ -1,10 +1,11 @@
-// The CTA-wide compaction study (hw/compaction_study.hpp) on the workload suite: same outputs and, without
-// compaction, the same instruction counts as the functional runner; every mechanism between ideal and none.
+// The CTA-wide compaction study (studies/compaction_study.hpp) on the workload suite: same outputs and,
+// without compaction, the same instruction counts as the functional runner; every mechanism between ideal and
+// none.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
-#include "hw/compaction_study.hpp"
+#include "studies/compaction_study.hpp"
 #include "workloads/reference/reference.hpp"
 
 using namespace simtlm;

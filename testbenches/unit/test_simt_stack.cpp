@@ -9,10 +9,10 @@
 #include "hw/simt_stack.hpp"
 #include "hw/spill_engine.hpp"
 #include "hw/ssy_points.hpp"
-#include "hw/stack_runner.hpp"
 #include "models/launch/session.hpp"
 #include "models/ptx/cfg.hpp"
 #include "models/ptx/parser.hpp"
+#include "studies/stack_runner.hpp"
 #include "workloads/reference/reference.hpp"
 
 namespace fs = std::filesystem;

@@ -1,6 +1,7 @@
 // Size checks shared by the host references.
 #include <fmt/format.h>
 
+#include "common/location.hpp"
 #include "models/launch/buffers.hpp"
 #include "models/launch/device.hpp"
 #include "workloads/reference/reference.hpp"
@@ -8,9 +9,9 @@
 namespace simtlm::workloads {
 
 void reference_error(const launch::Launch& launch, const std::string& message) {
-  throw launch::LaunchError(fmt::format("{}:{}: reference {}: {}", launch.path.string(),
-                                        launch::top_level_key_line(launch.path, "reference"),
-                                        launch.reference, message));
+  throw launch::LaunchError(common::at_location(launch.path.string(),
+                                                launch::top_level_key_line(launch.path, "reference"),
+                                                "reference " + launch.reference + ": " + message));
 }
 
 void require_elements(const launch::Launch& launch, const Buffers& buffers, const std::string& name,

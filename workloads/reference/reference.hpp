@@ -7,14 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "models/launch/host_reference.hpp"
 #include "models/launch/launch.hpp"
 
 namespace simtlm::workloads {
 
 // Buffers by name, holding the initialized inputs; a reference overwrites its outputs in place.
-using Buffers = std::map<std::string, std::vector<uint8_t>>;
+using Buffers = launch::HostBuffers;
 
-using ReferenceFn = void (*)(const launch::Launch& launch, Buffers& buffers);
+using ReferenceFn = launch::ReferenceFn;
 
 // The reference named in a launch file's `reference:` key, or nullptr.
 ReferenceFn find_reference(const std::string& name);

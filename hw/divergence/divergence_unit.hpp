@@ -1,0 +1,149 @@
+// The seam between the SM and its divergence mechanism (docs/architecture.md, "Divergence units"). The SM
+// owns thread contexts (a CTA warp's registers), the scheduler, the pipelines, memory and barriers; a
+// DivergenceUnit owns the issue slots: which threads of which CTA warps a slot runs and at which PC. The SM
+// asks it for that before an issue and hands it the branch, exit and barrier outcomes after; the unit answers
+// through a SlotHost (stall cycles, spill and fill requests, slots to start or stop, threads that left). It
+// is plain C++: unit tests drive every implementation without SystemC
+// (testbenches/unit/test_divergence*.cpp).
+//
+// Implementations (make_divergence_unit): per-warp reconvergence stacks of either discipline with the spill
+// engine (WarpStacks), thread block compaction with a CTA-wide stack and the priority-encoder compactor or
+// ideal packing (BlockCompaction), and CAPRI on top of it (CapriCompaction).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hw/divergence/divergence_stats.hpp"
+#include "hw/divergence/mechanism.hpp"
+#include "hw/spill_engine.hpp"
+#include "hw/stack_params.hpp"
+#include "hw/stall.hpp"
+#include "hw/timing_kernel.hpp"
+#include "hw/units/lane_permutation.hpp"
+#include "hw/units/permutations.hpp"
+#include "hw/units/priority_encoder_compactor.hpp"
+
+namespace simtlm::hw {
+
+// Threads of one CTA warp that a slot runs, each in its home lane.
+struct Part {
+  uint32_t warp = 0;  // index in the CTA
+  ptx::LaneMask mask = 0;
+};
+// One mask per part of a slot (a slot has at most 32 threads, so at most 32 parts).
+using PartMasks = std::array<ptx::LaneMask, ptx::kWarpSize>;
+
+// What the SM reads of an issue slot on every cycle; the unit writes it.
+struct IssueSlot {
+  bool live = false;   // holds threads that issue
+  bool waits = false;  // waits for the rest of its CTA (compaction synchronization)
+  uint32_t cta = 0;    // the SM's CTA index
+  uint32_t pc = 0;     // the next instruction
+  std::vector<Part> parts;
+  uint64_t generation = 0;  // grows when the slot starts afresh: tells a late response from a current one
+};
+
+// The SM's side of the seam.
+class SlotHost {
+ public:
+  virtual ~SlotHost() = default;
+  // The slot issues from `ready_cycle` on (the scheduler takes it; it waits at no barrier).
+  virtual void start_slot(uint32_t slot, uint64_t ready_cycle, Stall reason) = 0;
+  virtual void stop_slot(uint32_t slot) = 0;  // the scheduler drops it
+  // No issue of the slot before `cycle` (the later of this and what holds it already).
+  virtual void delay_slot(uint32_t slot, uint64_t cycle, Stall reason) = 0;
+  // A spill (write) or fill (read) of the slot's stack; `wait`: the slot issues nothing until it completes.
+  virtual void stack_request(uint32_t slot, uint32_t pc, const MemRequest& request, bool wait) = 0;
+  // Threads of the CTA exited: barrier counts drop, waiters may go on.
+  virtual void threads_exited(uint32_t cta, uint64_t count) = 0;
+  virtual bool at_barrier(uint32_t slot) const = 0;
+  // The CTA warp's threads are all done: its context is free. The last one ends the CTA, and the SM may then
+  // launch the next CTA of the grid at once, re-entering launch_cta() with the same CTA index, slots and
+  // contexts: a unit finishes updating its own state before the call and touches no CTA or slot it held
+  // afterwards (it may check whether its CTA record is live again).
+  virtual void warp_done(uint32_t cta, uint32_t warp) = 0;
+  // Every live slot of the CTA waits: fails the kernel when it waits at a barrier that cannot complete.
+  virtual void check_deadlock(uint32_t cta) = 0;
+  // An event changed slots other than the one that issued (they are all looked at again).
+  virtual void others_changed() = 0;
+  // A unit (an RTL twin under --rtl-check) disagreed; the run stops with the message.
+  virtual void unit_failed(const std::string& message) = 0;
+};
+
+struct DivergenceParams {
+  Compaction mechanism = Compaction::none;
+  StackParams stack;
+  bool stack_timing_measured =
+      false;  // a stack preset: its costs include the spill traffic, warps do not wait
+  NamedPermutation permutation = NamedPermutation::kIdentity;  // home lanes under compaction
+  uint64_t permutation_seed = 1;
+  uint32_t formation_cycles = 1;  // the compactor emits one warp per cycle (SLP paper, Figure 2)
+  uint32_t sm_id = 0;
+  uint32_t contexts = 32;  // CTA warps resident at once (gpu.max_warps_per_sm)
+  uint32_t ctas = 8;       // CTAs resident at once (gpu.max_ctas_per_sm)
+};
+
+// Units a compacting mechanism consults, owned by the caller (C++ models or Verilated twins).
+struct CompactionUnits {
+  LanePermutation* permutation = nullptr;  // nullptr: the LanePermutationMap of the parameters
+  WarpCompaction* compactor = nullptr;     // nullptr: the C++ model
+};
+
+class DivergenceUnit {
+ public:
+  DivergenceUnit(const DivergenceParams& params, const TimingKernel& kernel, SlotHost& host, uint32_t slots)
+      : p_(params), k_(kernel), host_(host), slots_(slots) {}
+  virtual ~DivergenceUnit() = default;
+  DivergenceUnit(const DivergenceUnit&) = delete;
+  DivergenceUnit& operator=(const DivergenceUnit&) = delete;
+
+  uint32_t slot_count() const { return static_cast<uint32_t>(slots_.size()); }
+  const IssueSlot& slot(uint32_t s) const { return slots_[s]; }
+  const DivergenceStats& stats() const { return stats_; }
+
+  // Why the unit cannot run the kernel (empty: it can). Checked once per kernel.
+  virtual std::string refusal() const { return {}; }
+  // The next kernel of a launch sequence: statistics and per-kernel state start afresh.
+  virtual void next_kernel() { stats_ = DivergenceStats{}; }
+  // Whether one slot's issue can change when another slot may issue (they share CTA warps' registers).
+  virtual bool slots_share_contexts() const { return false; }
+
+  // CTA `cta` of the SM (number `linear_id` of the grid) starts with `valid` threads per CTA warp, whose
+  // contexts are `contexts`.
+  virtual void launch_cta(uint32_t cta, uint64_t linear_id, const std::vector<uint32_t>& contexts,
+                          const std::vector<ptx::LaneMask>& valid, uint64_t now) = 0;
+  // Before the slot's instruction at pc executes (the token discipline's SSY points).
+  virtual void before_issue(uint32_t /*slot*/, uint32_t /*pc*/, uint64_t /*now*/) {}
+  // The lanes of the slot as the branch unit, the trace and the waveform see them, and the taken ones of a
+  // branch in those positions.
+  virtual ptx::LaneMask issue_lanes(uint32_t slot) const = 0;
+  virtual ptx::LaneMask taken_lanes(uint32_t slot, const PartMasks& taken) const = 0;
+  // Entries of the stack the slot runs on (the waveform).
+  virtual uint32_t depth(uint32_t slot) const = 0;
+
+  // Outcomes of an issue of the instruction at pc. A branch and an exit end the SM's handling of the issue;
+  // any other instruction is `executed` before the SM handles it (memory, barrier) and `completed` after.
+  virtual void branch(uint32_t slot, uint32_t pc, const PartMasks& taken, uint64_t now) = 0;
+  virtual void exit(uint32_t slot, uint32_t pc, const PartMasks& exited, uint64_t now) = 0;
+  virtual void executed(uint32_t slot, uint32_t pc, ptx::LaneMask call_lanes, uint64_t now) = 0;
+  virtual void barrier_arrived(uint32_t /*slot*/, uint64_t /*now*/) {}
+  virtual void completed(uint32_t slot, uint32_t pc, uint64_t now) = 0;
+
+ protected:
+  const DivergenceParams p_;
+  const TimingKernel& k_;
+  SlotHost& host_;
+  std::vector<IssueSlot> slots_;
+  DivergenceStats stats_;
+};
+
+// The unit of params.mechanism; throws std::invalid_argument for a mechanism it does not know.
+std::unique_ptr<DivergenceUnit> make_divergence_unit(const DivergenceParams& params,
+                                                     const TimingKernel& kernel, SlotHost& host,
+                                                     const CompactionUnits& units);
+
+}  // namespace simtlm::hw

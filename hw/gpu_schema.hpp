@@ -1,0 +1,53 @@
+#pragma once
+// The rows of the GPU's own parameters: the SM count and clock (gpu.sms, gpu.clock_mhz) and the run's
+// guards (run.*), and the clock's check; plain C++, read by gpu_params() (hw/sc/timing_params.hpp).
+#include <cmath>
+#include <cstdint>
+
+#include "models/config/config_section.hpp"
+
+namespace simtlm::hw {
+
+inline config::ParamRows gpu_rows() {
+  using K = config::ParamSpec::Kind;
+  return {
+      {"gpu.sms", K::unsigned_int, "1", 1, 1024, {}, "streaming multiprocessors (SMs)"},
+      {"gpu.clock_mhz", K::real, "1000", 1, 1e5, {}, "core clock; cycles convert to seconds with it"},
+  };
+}
+
+inline config::ParamRows run_rows() {
+  using K = config::ParamSpec::Kind;
+  return {
+      {"run.watchdog_cycles",
+       K::unsigned_int,
+       "1000000",
+       1000,
+       config::kLargestParam,
+       {},
+       "cycles in which no instruction issues and no memory request is accepted or answered anywhere "
+       "before the run is reported as stuck (a request waiting behind a moving queue is progress)"},
+      {"run.max_cycles",
+       K::unsigned_int,
+       "4000000",
+       0,
+       config::kLargestParam,
+       {},
+       "stop with an error naming the kernel, its running CTAs and a warp's PC after this many cycles "
+       "of one kernel (a runaway kernel); 0 = none. 4,000,000 is about 12 times the longest committed run "
+       "and "
+       "stops an endless store, ALU or spin loop of 16 warps in 1 to 2 s "
+       "(docs/timing-model.md, Errors)"},
+  };
+}
+
+inline uint64_t clock_period_ps(const config::ConfigSection& gpu) {
+  return static_cast<uint64_t>(std::llround(1e6 / gpu.real("clock_mhz")));
+}
+
+inline void check_gpu(const config::MachineConfig& config) {
+  const config::ConfigSection gpu(config, "gpu");
+  gpu.require(clock_period_ps(gpu) > 0, "gpu.clock_mhz: clock period rounds to 0 ps");
+}
+
+}  // namespace simtlm::hw

@@ -1,0 +1,18 @@
+// The GPU's statistics document (`Gpu::statistics`, docs/stats-schema.md): what every field means and how it
+// merges, declared once; the SMs', load/store units', caches', crossbar's and DRAM channels' groups under it.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "common/stats.hpp"
+
+namespace simtlm::hw {
+
+const stats::GroupDecl& timing_stats_decl();
+// docs/stats-schema.md (scripts/gen-stats-doc, `simtlm stats-schema`).
+std::string stats_schema_markdown();
+// The document a timing child wrote (its "stats"), read back once into the typed group.
+stats::Group timing_stats_from_json(const nlohmann::json& stats);
+
+}  // namespace simtlm::hw

@@ -1,0 +1,46 @@
+#include "hw/sc/sm_params.hpp"
+
+#include <string>
+
+#include "hw/sm_schema.hpp"
+#include "models/config/config_section.hpp"
+
+namespace simtlm::hw {
+
+SmParams sm_params(const config::MachineConfig& config, const sc_core::sc_time& clock) {
+  check_sm(config);
+  const config::ConfigSection gpu(config, "gpu"), core(config, "core"), compaction(config, "compaction");
+  const config::ConfigSection lsu(config, "lsu");
+  SmParams s;
+  s.max_warps = gpu.u32("max_warps_per_sm");
+  s.max_threads = gpu.u32("max_threads_per_sm");
+  s.max_ctas = gpu.u32("max_ctas_per_sm");
+  s.registers = gpu.u32("registers_per_sm");
+  s.registers_per_thread = gpu.u32("registers_per_thread");
+  s.shared_bytes = gpu.u32("shared_bytes_per_sm");
+  s.simd_width = core.u32("simd_width");
+  s.issue_width = core.u32("issue_width");
+  s.scheduler = parse_scheduler_policy(core.str("scheduler"));
+  s.active_set = core.u32("two_level_active_warps");
+  static constexpr const char* kPipes[] = {"int", "float", "double", "sfu", "memory", "branch"};
+  for (size_t i = 0; i < kOpClasses; ++i) {
+    const std::string base = std::string("pipelines.") + kPipes[i] + ".";
+    s.pipes[i] = PipeParams{core.u32(base + "latency"), core.u32(base + "initiation_interval")};
+  }
+  s.stack = stack_params(config::ConfigSection(config, "stack"));
+  const StackTiming& t = s.stack.timing;
+  s.stack_timing_measured = t.divergent_branch || t.pop || t.spill || t.fill;
+  s.compaction = parse_compaction(compaction.str("mechanism")).value_or(Compaction::none);
+  s.permutation = compaction.flag("slp_disable") ? NamedPermutation::kIdentity
+                                                 : *parse_permutation(compaction.str("permutation"));
+  s.permutation_seed = compaction.u64("seed");
+  s.formation_cycles = compaction.u32("formation_cycles");
+  s.segment_bytes = static_cast<uint32_t>(std::stoul(lsu.str("segment_bytes")));
+  s.shared_banks = lsu.u32("shared_banks");
+  s.shared_latency = lsu.u32("shared_latency");
+  s.lsu = lsu_limits(lsu);
+  s.clock = clock;
+  return s;
+}
+
+}  // namespace simtlm::hw

@@ -1,0 +1,89 @@
+#include "models/mem/memory_system.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace simtlm::mem {
+
+namespace {
+
+template <typename Caches>
+bool all_idle(const Caches& caches) {
+  return std::all_of(caches.begin(), caches.end(), [](const auto& c) { return c->idle(); });
+}
+
+uint64_t cache_events(const CacheStats& s) {
+  return s.reads + s.writes + s.atomics + s.fills + s.atomic_operations;
+}
+
+}  // namespace
+
+MemorySystem::MemorySystem(const MemoryParams& params, const ChannelTarget& channel_target)
+    : p_(params), xbar_(std::make_unique<Crossbar>("xbar", p_.xbar)) {
+  if (p_.dram.channels == 0 || p_.l2_banks % p_.dram.channels != 0)
+    throw std::invalid_argument("MemoryParams: the L2 banks must be a multiple of the DRAM channels");
+  if (p_.l1_enabled) {
+    for (uint32_t i = 0; i < p_.sms; ++i) {
+      auto l1 = std::make_unique<L1Cache>(("l1_" + std::to_string(i)).c_str(), p_.l1);
+      if (p_.l1_disabled_fraction > 0) l1->disable_fraction(p_.l1_disabled_fraction);
+      l1->out.bind(xbar_->in);
+      l1_.push_back(std::move(l1));
+    }
+  }
+  std::vector<TargetSocket*> channels;
+  for (uint32_t c = 0; c < p_.dram.channels; ++c) {
+    if (channel_target) {
+      channels.push_back(&channel_target(c));
+      continue;
+    }
+    dram_.push_back(make_dram_channel(("dram" + std::to_string(c)).c_str(), p_.dram));
+    channels.push_back(&dram_.back()->in);
+  }
+  for (uint32_t b = 0; b < p_.l2_banks; ++b) {
+    auto l2 = std::make_unique<L2Cache>(("l2_" + std::to_string(b)).c_str(), p_.l2);
+    xbar_->out.bind(l2->in);
+    l2->out.bind(*channels[b % p_.dram.channels]);
+    l2_.push_back(std::move(l2));
+  }
+}
+
+TargetSocket& MemorySystem::sm_port(uint32_t sm) {
+  // Without L1s the crossbar numbers its SM-side ports in binding order.
+  if (sm != next_sm_ || sm >= p_.sms)
+    throw std::invalid_argument("MemorySystem: bind SM " + std::to_string(next_sm_) + " next, not " +
+                                std::to_string(sm));
+  ++next_sm_;
+  if (p_.l1_enabled) return l1_[sm]->in;
+  return xbar_->in;
+}
+
+std::vector<DrainSequence::Step> MemorySystem::write_back_steps(std::function<void()> written_back) {
+  std::vector<DrainSequence::Step> steps;
+  steps.push_back({[this] {
+                     for (auto& l1 : l1_) l1->write_back_dirty();
+                   },
+                   [this] { return all_idle(l1_); },
+                   {}});
+  steps.push_back({[this] {
+                     for (auto& l2 : l2_) l2->write_back_dirty();
+                   },
+                   [this] { return all_idle(l2_); }, std::move(written_back)});
+  return steps;
+}
+
+void MemorySystem::watch_idle(DrainSequence& drain) const {
+  for (const auto& l1 : l1_) drain.watch(l1->idle_event());
+  for (const auto& l2 : l2_) drain.watch(l2->idle_event());
+}
+
+uint64_t MemorySystem::progress() const {
+  uint64_t n = 0;
+  for (const auto& c : l1_) n += cache_events(c->stats());
+  for (const auto& c : l2_) n += cache_events(c->stats());
+  for (const auto& port : xbar_->port_stats()) n += port.requests + port.responses;
+  for (const auto& d : dram_) n += d->stats().completed;
+  return n;
+}
+
+}  // namespace simtlm::mem

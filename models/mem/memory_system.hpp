@@ -1,0 +1,77 @@
+#pragma once
+// The memory hierarchy below the SMs' load/store units, built from its parameters: a per-SM L1 (or none),
+// the crossbar, the L2 banks, and one DRAM channel backend per channel (Dram or FixedLatencyDram, chosen by
+// DramParams, or any module with a TLM target socket bound in a channel's place). Not a module itself: the
+// components are children of the module that builds it, so their names stay "gpu.l1_0", "gpu.dram1", ...
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "models/mem/cache.hpp"
+#include "models/mem/crossbar.hpp"
+#include "models/mem/drain.hpp"
+#include "models/mem/dram_channel.hpp"
+
+namespace simtlm::mem {
+
+struct MemoryParams {
+  uint32_t sms = 1;  // SM-side ports
+  bool l1_enabled = true;
+  double l1_disabled_fraction = 0;  // of every L1's lines (Cache::disable_fraction)
+  CacheParams l1 = CacheParams::l1();
+  CacheParams l2 = CacheParams::l2();  // one bank
+  uint32_t l2_banks = 1;
+  CrossbarParams xbar;  // in_ports = sms, out_ports = l2_banks
+  DramParams dram;      // one channel; dram.channels of them, each behind l2_banks / channels banks
+
+  // The line of the first cache an SM's requests reach: no request is larger.
+  uint32_t first_line_bytes() const { return l1_enabled ? l1.line_bytes : l2.line_bytes; }
+};
+
+// Any TLM-2.0 target socket of the base protocol (simple, passthrough or multi-passthrough).
+using TargetSocket =
+    tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>, tlm::tlm_bw_transport_if<>>;
+
+class MemorySystem {
+ public:
+  // Returns the target socket that stands in DRAM channel `channel`'s place; its module must accept
+  // params.dram.ports bindings (one per L2 bank of the channel) and outlive the simulation.
+  using ChannelTarget = std::function<TargetSocket&(uint32_t channel)>;
+
+  // Without channel_target, every channel is the backend DramParams selects (make_dram_channel).
+  explicit MemorySystem(const MemoryParams& params, const ChannelTarget& channel_target = {});
+  MemorySystem(const MemorySystem&) = delete;
+  MemorySystem& operator=(const MemorySystem&) = delete;
+
+  // Where SM `sm`'s load/store unit binds: its L1, or a crossbar port. Bind the SMs in order 0, 1, ...
+  TargetSocket& sm_port(uint32_t sm);
+
+  // The end of a kernel, after the SMs' requests are answered: write-back L1s send their dirty lines (and
+  // write-through L1s' stores in flight reach the L2), then the L2 banks write theirs back to DRAM;
+  // written_back runs when DRAM has acknowledged the last write.
+  std::vector<DrainSequence::Step> write_back_steps(std::function<void()> written_back);
+  // Lets `drain` see the caches go idle.
+  void watch_idle(DrainSequence& drain) const;
+  // Grows whenever a request is accepted or answered anywhere below the SMs (the run's watchdog).
+  uint64_t progress() const;
+
+  const MemoryParams& params() const { return p_; }
+  const std::vector<std::unique_ptr<L1Cache>>& l1s() const { return l1_; }
+  const Crossbar& crossbar() const { return *xbar_; }
+  const std::vector<std::unique_ptr<L2Cache>>& l2s() const { return l2_; }
+  // The built-in backends, in channel order; none for the channels a ChannelTarget replaced.
+  const std::vector<std::unique_ptr<DramChannel>>& dram_channels() const { return dram_; }
+
+ private:
+  const MemoryParams p_;
+  std::unique_ptr<Crossbar> xbar_;
+  std::vector<std::unique_ptr<L1Cache>> l1_;
+  std::vector<std::unique_ptr<DramChannel>> dram_;
+  std::vector<std::unique_ptr<L2Cache>> l2_;
+  uint32_t next_sm_ = 0;
+};
+
+}  // namespace simtlm::mem

@@ -1,0 +1,94 @@
+#include "sim/timing_child.hpp"
+
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+
+#include "models/launch/sha256.hpp"
+#include "sim/timing_sequence.hpp"
+
+namespace simtlm::hw {
+
+namespace {
+
+void run_single(const launch::Launch& l, const launch::SessionOptions& session_options,
+                const config::MachineConfig& machine, const TimingOptions& options, nlohmann::json& out) {
+  const launch::Session session(l, session_options);
+  auto image = session.prepare_device();
+  TimingResult r = run_timing(session, *image, machine, options);
+  if (options.warp_trace) options.warp_trace->flush();  // _exit below flushes nothing
+  launch::SessionResult checked;
+  checked.buffers = r.buffers;
+  session.verify(checked, *image);
+  out["stats"] = r.stats.json();
+  for (const auto& [name, bytes] : r.buffers) out["sha256"][name] = launch::sha256_hex(bytes);
+  out["failures"] = checked.failures;
+  out["reference_checked"] = checked.reference_checked;
+}
+
+}  // namespace
+
+nlohmann::json run_timing_in_child(const launch::Launch& l, const launch::SessionOptions& session_options,
+                                   const config::MachineConfig& machine, const TimingOptions& options) {
+  int fds[2];
+  if (pipe(fds) != 0) return {{"error", "pipe failed"}, {"error_kind", "other"}};
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    // The child holds the parent's --out lock (an inherited descriptor): it must die with a killed parent, or
+    // the next run into that directory is refused for as long as this simulation lasts.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(1);
+    close(fds[0]);
+    nlohmann::json out;
+    try {
+      if (l.is_sequence()) {  // the whole sequence in this child's one simulation
+        launch::SequenceSession sequence(l, session_options);
+        launch::SessionResult checked;
+        out["stats"] = run_timing_sequence(sequence, machine, checked);
+        for (const auto& [name, bytes] : checked.buffers) out["sha256"][name] = launch::sha256_hex(bytes);
+        out["failures"] = checked.failures;
+        out["reference_checked"] = checked.reference_checked;
+      } else {
+        run_single(l, session_options, machine, options, out);
+      }
+    } catch (const ptx::KernelError& e) {
+      out = {{"error", e.what()}, {"error_kind", "kernel"}};
+    } catch (const TimingError& e) {
+      out = {{"error", e.what()}, {"error_kind", "timing"}};
+    } catch (const config::ConfigError& e) {
+      out = {{"error", e.what()}, {"error_kind", "config"}};
+    } catch (const std::exception& e) {
+      out = {{"error", e.what()}, {"error_kind", "other"}};
+    }
+    const std::string text = out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    size_t written = 0;
+    while (written < text.size()) {
+      const ssize_t n = write(fds[1], text.data() + written, text.size() - written);
+      if (n <= 0) break;
+      written += static_cast<size_t>(n);
+    }
+    close(fds[1]);
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string text;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t n = read(fds[0], buffer, sizeof buffer);
+    if (n <= 0) break;
+    text.append(buffer, static_cast<size_t>(n));
+  }
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || text.empty()) {
+    return {{"error", "the timing run crashed (status " + std::to_string(status) + ")"},
+            {"error_kind", "crash"}};
+  }
+  return nlohmann::json::parse(text);
+}
+
+}  // namespace simtlm::hw

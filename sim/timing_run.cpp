@@ -1,0 +1,93 @@
+#include "sim/timing_run.hpp"
+
+#include <chrono>
+#include <memory>
+
+#include "hw/sc/gpu.hpp"
+
+namespace simtlm::hw {
+
+namespace {
+
+void trace_waves(sc_core::sc_trace_file* file, Gpu& gpu) {
+  for (auto& sm : gpu.sms()) {
+    const std::string base = sm->basename();
+    Sm::Wave& wave = sm->wave;
+    wave.enabled = true;
+    sc_core::sc_trace(file, wave.issued_slot, base + ".issue_slot");
+    sc_core::sc_trace(file, wave.issued_mask, base + ".issue_mask");
+    for (size_t slot = 0; slot < wave.mask.size(); ++slot) {
+      sc_core::sc_trace(file, wave.mask[slot], base + ".warp" + std::to_string(slot) + ".active_mask");
+      sc_core::sc_trace(file, wave.depth[slot], base + ".warp" + std::to_string(slot) + ".stack_depth");
+    }
+  }
+}
+
+}  // namespace
+
+TimingResult run_timing(const launch::Session& session, launch::DeviceImage& image,
+                        const config::MachineConfig& config, const TimingOptions& options) {
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  const GpuParams params = gpu_params(config);
+  image.context.nsm = params.sms;
+  const TimingKernel kernel(image.context, params.sm.registers_per_thread, session.instruction_budget());
+  uint64_t unit_cycle = 0;  // dates an RtlMismatch report
+  UnitOptions unit_options;
+  const bool rtl_compactor = options.units.rtl_compactor && (params.sm.compaction == Compaction::tbc ||
+                                                             params.sm.compaction == Compaction::capri);
+  if (rtl_compactor && kernel.warps_per_cta > unit_options.compactor_max_warps) {
+    throw std::invalid_argument(
+        "the RTL compactor holds " + std::to_string(unit_options.compactor_max_warps) +
+        " warps; a CTA of kernel " + kernel.fn.name + " has " + std::to_string(kernel.warps_per_cta));
+  }
+  UnitSet units = make_unit_set(options.units, params.sm.simd_width, unit_options, &unit_cycle);
+  SmUnits sm_units;
+  sm_units.majority = units.majority.get();
+  if (options.units.rtl_permutation &&
+      (params.sm.compaction == Compaction::tbc || params.sm.compaction == Compaction::capri)) {
+    const LanePermutationMap map(params.sm.permutation, ptx::kWarpSize, params.sm.permutation_seed);
+    if (!map.is_xor()) {
+      throw std::invalid_argument(std::string(permutation_name(params.sm.permutation)) +
+                                  " is not an XOR permutation; the permutation unit cannot hold it");
+    }
+    for (uint32_t w = 0; w < unit_options.permutation_warp_ids; ++w)
+      units.permutation->load(w, map.xor_mask(w));
+    units.permutation->set_mode(PermutationMode::kTable);
+    sm_units.permutation = units.permutation.get();
+  }
+  if (rtl_compactor) sm_units.compactor = units.compactor.get();
+  auto gpu = std::make_unique<Gpu>("gpu", params, kernel, sm_units);
+  for (auto& sm : gpu->sms()) sm->unit_cycle = &unit_cycle;
+  if (options.warp_trace) {
+    std::ostream* out = options.warp_trace;
+    for (auto& sm : gpu->sms()) sm->trace = [out](const std::string& line) { *out << line << '\n'; };
+  }
+  sc_core::sc_trace_file* vcd = nullptr;
+  if (!options.vcd.empty()) {
+    std::string stem = options.vcd.string();
+    if (stem.size() > 4 && stem.ends_with(".vcd")) stem.resize(stem.size() - 4);  // SystemC appends .vcd
+    vcd = sc_core::sc_create_vcd_trace_file(stem.c_str());
+    vcd->set_time_unit(1, sc_core::SC_PS);  // DRAM clocks need not be whole core cycles
+    trace_waves(vcd, *gpu);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  TimingResult result;
+  result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (vcd) sc_core::sc_close_vcd_trace_file(vcd);
+  if (!gpu->error().empty()) {
+    if (gpu->kernel_fault()) throw ptx::KernelError(gpu->error());
+    throw TimingError(gpu->error());
+  }
+  if (!gpu->finished()) {
+    throw TimingError("the simulation ran out of events before kernel " + kernel.fn.name +
+                      " finished:" + gpu->describe_state());
+  }
+  result.stats = gpu->statistics();
+  result.cycles = gpu->cycles();
+  result.thread_instructions = result.stats.integer("thread_instructions");
+  result.buffers = image.read_buffers(session.launch());
+  return result;
+}
+
+}  // namespace simtlm::hw

@@ -1,0 +1,50 @@
+// Runs one launch on the SystemC timing model: elaborates a Gpu for the machine configuration, simulates
+// until the grid completes and returns the final buffers and the statistics document. SystemC allows one
+// elaboration per process, so this runs once per process.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "hw/sc/gpu_stats.hpp"
+#include "hw/units/select/unit_set.hpp"
+#include "models/config/machine_config.hpp"
+#include "models/launch/session.hpp"
+
+namespace simtlm::hw {
+
+// The machine model, not the kernel, failed: a memory request never completed, or no progress was made.
+class TimingError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct TimingOptions {
+  std::filesystem::path vcd;           // --trace-vcd: waveform of issue slot, active masks, stack depths
+  std::ostream* warp_trace = nullptr;  // --trace-warps: one line per issued warp instruction
+  UnitSelection units;                 // --rtl / --rtl-check: Verilated twins of the units the SM uses
+};
+
+struct TimingResult {
+  // Timing statistics (Gpu::statistics), without the launch description; JSON only when written out.
+  stats::Group stats{timing_stats_decl()};
+  std::map<std::string, std::vector<uint8_t>> buffers;
+  uint64_t cycles = 0;
+  uint64_t thread_instructions = 0;
+  double wall_seconds = 0;
+};
+
+// Runs session's launch on `image` (from session.prepare_device()). Throws ptx::KernelError when the kernel
+// faults, deadlocks or exceeds its budget; TimingError when the model is stuck or an RTL twin disagrees with
+// its C++ model under --rtl-check (the message is the RtlMismatch report); config::ConfigError for an
+// inconsistent configuration; std::invalid_argument when a requested twin does not exist for the SIMD width.
+TimingResult run_timing(const launch::Session& session, launch::DeviceImage& image,
+                        const config::MachineConfig& config, const TimingOptions& options);
+
+}  // namespace simtlm::hw

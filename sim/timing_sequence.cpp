@@ -1,0 +1,154 @@
+#include "sim/timing_sequence.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <iterator>
+#include <optional>
+
+#include "hw/sc/gpu.hpp"
+#include "hw/sc/gpu_stats.hpp"
+#include "models/launch/sequence_totals.hpp"
+
+namespace simtlm::hw {
+
+namespace {
+
+double ratio(uint64_t a, uint64_t b) {
+  return b ? double(a) / double(b) : 0.0;
+}
+
+// The load/store unit's queue statistics run on from kernel to kernel like the caches'.
+constexpr const char* kMemoryDocs[] = {"lsu", "l1", "interconnect", "l2", "dram"};
+
+}  // namespace
+
+nlohmann::json run_timing_sequence(launch::SequenceSession& session, const config::MachineConfig& config,
+                                   launch::SessionResult& result) {
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  const GpuParams params = gpu_params(config);
+  session.reset();
+  std::unique_ptr<launch::PlannedLaunch> current = session.next();
+  if (!current)
+    throw launch::LaunchError(session.launch().path.string() + ": the sequence launches no kernel");
+  const uint64_t budget = session.instruction_budget();
+  uint64_t used = 0;
+  current->context->nsm = params.sms;
+  // The SMs and the Gpu hold a reference to this TimingKernel; each launch replaces it in place.
+  std::optional<TimingKernel> kernel;
+  kernel.emplace(*current->context, params.sm.registers_per_thread, budget);
+  uint64_t unit_cycle = 0;
+  UnitSet units = make_unit_set(UnitSelection{}, params.sm.simd_width, UnitOptions{}, &unit_cycle);
+  SmUnits sm_units;
+  sm_units.majority = units.majority.get();
+  auto gpu = std::make_unique<Gpu>("gpu", params, *kernel, sm_units);
+  for (auto& sm : gpu->sms()) sm->unit_cycle = &unit_cycle;
+
+  std::optional<stats::Group> before;  // the previous launch's statistics: the memory system's run on
+  stats::Group launches_merged(timing_stats_decl());  // each launch's, merged as declared
+  std::exception_ptr error;
+  bool finished = false;
+  auto record = [&] {
+    const stats::Group now = gpu->statistics();
+    nlohmann::json s = now.json();
+    const uint64_t start = gpu->kernel_start_cycle(), end = gpu->cycles();
+    nlohmann::json entry = current->describe();
+    entry["start_cycle"] = start;
+    s["cycles"] = end - start;
+    s["ipc"] = ratio(s["warp_instructions"].get<uint64_t>(), end - start);
+    s["thread_ipc"] = ratio(s["thread_instructions"].get<uint64_t>(), end - start);
+    const nlohmann::json increments = stats::increments_json(now, before ? &*before : nullptr);
+    for (const char* key : kMemoryDocs) s[key] = increments[key];
+    before = now;
+    launches_merged.merge(now);
+    s["write_back"]["l1_requests"] = s["l1"].value("flush_writebacks", uint64_t{0});
+    s["write_back"]["requests"] = s["l2"].value("flush_writebacks", uint64_t{0});
+    s["write_back"]["bytes"] = s["l2"].value("flush_bytes", uint64_t{0});
+    used += s["thread_instructions"].get<uint64_t>();
+    entry.update(s);
+    result.launches.push_back(std::move(entry));
+  };
+  gpu->on_kernel_end = [&]() -> bool {
+    try {
+      record();
+      std::unique_ptr<launch::PlannedLaunch> next = session.next();
+      if (!next) {
+        finished = true;
+        return false;
+      }
+      next->context->nsm = params.sms;
+      kernel.reset();  // before the context it refers to goes
+      current = std::move(next);
+      kernel.emplace(*current->context, params.sm.registers_per_thread, budget - std::min(budget, used));
+      return true;
+    } catch (...) {
+      error = std::current_exception();
+      sc_core::sc_stop();
+      return false;
+    }
+  };
+  const auto wall_start = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  if (error) std::rethrow_exception(error);
+  if (!gpu->error().empty()) {
+    const std::string where =
+        !finished ? fmt::format("launch {} (kernel {} at line {}, i = {}): ", current->index,
+                                current->kernel->name, current->step->line, current->iteration)
+                  : "";
+    if (gpu->kernel_fault()) throw ptx::KernelError(where + gpu->error());
+    throw TimingError(where + gpu->error());
+  }
+  if (!finished) {
+    throw TimingError("the simulation ran out of events before kernel " + current->kernel->name +
+                      " finished:" + gpu->describe_state());
+  }
+
+  // Totals: the core's counters summed over launches, the memory system's as they stand at the end.
+  nlohmann::json doc = gpu->stats_json();
+  double utilization_weighted = 0;
+  for (const nlohmann::json& l : result.launches)
+    utilization_weighted +=
+        l["simd_utilization"].get<double>() * double(l["warp_instructions"].get<uint64_t>());
+  const nlohmann::json merged = launches_merged.json();
+  for (const auto& [key, value] : merged.items()) {
+    const bool whole_sequence =
+        std::find(std::begin(kMemoryDocs), std::end(kMemoryDocs), key) != std::end(kMemoryDocs) ||
+        key == "write_back" || key == "per_branch" || key == "cycles";
+    if (!whole_sequence) doc[key] = value;
+  }
+  const uint64_t cycles = gpu->cycles();
+  const uint64_t warp = doc["warp_instructions"].get<uint64_t>();
+  doc["cycles"] = cycles;
+  doc["ipc"] = ratio(warp, cycles);
+  doc["thread_ipc"] = ratio(doc["thread_instructions"].get<uint64_t>(), cycles);
+  doc["simd_utilization"] = warp ? utilization_weighted / double(warp) : 0.0;
+  doc["divergent_fraction"] =
+      ratio(doc["divergent_branches"].get<uint64_t>(), doc["branches"].get<uint64_t>());
+  nlohmann::json& memory = doc["memory"];
+  memory["requests_per_memory_instruction"] =
+      ratio(memory["global_requests"].get<uint64_t>() + memory["local_requests"].get<uint64_t>(),
+            memory["global_instructions"].get<uint64_t>() + memory["local_instructions"].get<uint64_t>());
+  nlohmann::json& compaction = doc["compaction"];
+  compaction["compaction_rate"] =
+      ratio(compaction["compacted_paths"].get<uint64_t>(), compaction["paths"].get<uint64_t>());
+  const launch::SequenceBranchTotals branches = launch::sum_launch_branches(result.launches);
+  doc["per_branch"] = branches.per_branch;
+  nlohmann::json head = {{"kernel", branches.kernel_list},
+                         {"launch", session.launch().path.filename().string()},
+                         {"grid", nullptr},
+                         {"block", nullptr},
+                         {"shared_bytes", nullptr},
+                         {"launch_count", result.launches.size()}};
+  head.update(doc);
+  head["launches"] = result.launches;
+  head["host"] = {{"wall_seconds", wall},
+                  {"thread_instructions_per_second", double(used) / (wall > 0 ? wall : 1e-9)},
+                  {"cycles_per_second", double(cycles) / (wall > 0 ? wall : 1e-9)}};
+  session.finish(result);
+  return head;
+}
+
+}  // namespace simtlm::hw

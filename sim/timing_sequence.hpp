@@ -1,0 +1,19 @@
+// Runs a launch sequence on the SystemC timing model in one simulation: the Gpu runs kernel after kernel
+// with its caches, DRAM state and device memory carried over, writing dirty lines back at every kernel's end.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "models/config/machine_config.hpp"
+#include "models/launch/sequence.hpp"
+#include "sim/timing_run.hpp"
+
+namespace simtlm::hw {
+
+// Returns the statistics document: totals under the single-launch timing keys, plus "launches" with each
+// launch's cycles and statistics (memory-system counters as that launch's increments). Fills result with the
+// final buffers and the expect/reference checks. Throws like run_timing, and LaunchError from the sequence.
+nlohmann::json run_timing_sequence(launch::SequenceSession& session, const config::MachineConfig& config,
+                                   launch::SessionResult& result);
+
+}  // namespace simtlm::hw
