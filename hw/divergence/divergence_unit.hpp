@@ -103,6 +103,8 @@ class DivergenceUnit {
 
   uint32_t slot_count() const { return static_cast<uint32_t>(slots_.size()); }
   const IssueSlot& slot(uint32_t s) const { return slots_[s]; }
+  // The pool itself: sized at construction and never again, so the SM may keep a pointer to it.
+  const IssueSlot* slot_pool() const { return slots_.data(); }
   const DivergenceStats& stats() const { return stats_; }
 
   // Why the unit cannot run the kernel (empty: it can). Checked once per kernel.

@@ -51,6 +51,8 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& params, const 
       passes_((ptx::kWarpSize + params.simd_width - 1) / params.simd_width),
       unit_(make_divergence_unit(divergence_params(id, params), kernel, *this,
                                  CompactionUnits{units.permutation, units.compactor})),
+      slots_(unit_->slot_pool()),
+      slots_share_contexts_(unit_->slots_share_contexts()),
       timing_(unit_->slot_count()),
       contexts_(params.max_warps),
       context_used_(params.max_warps, 0),
@@ -286,7 +288,7 @@ void Sm::cycle() {
   Stall stall = Stall::no_warp;
   // When slots share the registers of CTA warps, one slot's issue can delay another's: every slot is looked
   // at again before sleeping.
-  others_changed_ = unit_->slots_share_contexts();
+  others_changed_ = slots_share_contexts_;
   uint32_t classes_issued = 0;
   const auto slots = static_cast<uint32_t>(timing_.size());
   for (uint32_t n = 0; n < p_.issue_width && !failed_; ++n) {

@@ -128,7 +128,7 @@ class Sm : public sc_core::sc_module, private SlotHost {
   };
 
   Context& context(const Cta& cta, uint32_t warp) { return contexts_[cta.contexts[warp]]; }
-  const IssueSlot& slot(uint32_t s) const { return unit_->slot(s); }
+  const IssueSlot& slot(uint32_t s) const { return slots_[s]; }
   void cycle();
   void wake_at(uint64_t cycle);
   uint64_t now_cycle() const;
@@ -170,6 +170,8 @@ class Sm : public sc_core::sc_module, private SlotHost {
   const uint32_t passes_;  // SIMD passes per warp instruction
   // Mutable state.
   std::unique_ptr<DivergenceUnit> unit_;  // owns the issue slots
+  const IssueSlot* const slots_;          // its slot pool, read on every cycle
+  const bool slots_share_contexts_;       // one slot's issue can change when another may issue
   std::vector<SlotTiming> timing_;        // per issue slot
   std::vector<Context> contexts_;
   std::vector<uint8_t> context_used_;  // context belongs to a resident CTA
