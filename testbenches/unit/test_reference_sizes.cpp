@@ -77,6 +77,18 @@ TEST(ReferenceSizesExact, HistogramBinsOneShort) {
           "per byte value)");
 }
 
+// Found by fuzz_launch (testbenches/fuzz/regressions/fuzz_launch/reduction_block_not_power_of_two): a block
+// of 30 threads made the reference's tree read past its 30 partial sums.
+TEST(ReferenceSizesExact, ReductionBlockNotAPowerOfTwo) {
+  launch::Launch launch = launch::load_launch(workload("reduction"));
+  launch.block.x = 30;
+  Buffers buffers = initial_buffers(launch);
+  EXPECT_EQ(test::error_of<LaunchError>([&] { find_reference("reduction")(launch, buffers); }),
+            workload("reduction").string() +
+                ":13: reference reduction: block.x must be a power of two (the tree adds partial[tid + "
+                "stride]), not 30");
+}
+
 TEST(ReferenceSizesExact, SobelImageSmallerThanWidthTimesHeight) {
   const launch::Launch launch = launch::load_launch(workload("sobel"));
   Buffers buffers = initial_buffers(launch);
