@@ -54,9 +54,7 @@ std::string BlockCompaction::refusal() const {
 // ---- the slots' view ------------------------------------------------------------------------------------
 
 ptx::LaneMask BlockCompaction::issue_lanes(uint32_t slot) const {
-  uint32_t n = 0;
-  for (const Part& p : slots_[slot].parts) n += static_cast<uint32_t>(std::popcount(p.mask));
-  return n >= 32 ? ~ptx::LaneMask{0} : (ptx::LaneMask{1} << n) - 1;
+  return packed_lanes(slots_[slot].parts);
 }
 
 ptx::LaneMask BlockCompaction::taken_lanes(uint32_t slot, const PartMasks& taken) const {
@@ -210,7 +208,6 @@ void BlockCompaction::check(Cta& cta, uint64_t now) {
 }
 
 void BlockCompaction::resolve(Cta& cta, uint64_t now) {
-  host_.others_changed();
   cta.at_sync = 0;
   CtaOutcome outcome(cta.sync_at_branch ? static_cast<uint32_t>(cta.slots.size()) : 0);  // of the waiting
   for (uint32_t slot : cta.slots) {
@@ -271,7 +268,6 @@ void BlockCompaction::continue_path(Cta& cta, uint32_t pc, uint64_t now) {
 }
 
 void BlockCompaction::form(Cta& cta, uint64_t now) {
-  host_.others_changed();
   for (uint32_t slot : cta.slots) {
     if (slots_[slot].live) stop(slot);
   }

@@ -153,7 +153,6 @@ bool CapriCompaction::unblock(Cta& cta, uint64_t now) {
     }
   }
   if (branch_pc == ptx::kNoTarget || (!at_r && !barrier && branches_agree)) return false;
-  host_.others_changed();
   ++stats_.compaction.capri_unblocked;
   if (at_r) {
     CtaEntry& top = cta.stack.back();

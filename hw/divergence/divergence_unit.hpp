@@ -12,6 +12,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -34,6 +35,12 @@ struct Part {
   uint32_t warp = 0;  // index in the CTA
   ptx::LaneMask mask = 0;
 };
+// The slot's threads counted from lane 0: the lanes a warp made of these parts fills when packed.
+inline ptx::LaneMask packed_lanes(const std::vector<Part>& parts) {
+  uint32_t n = 0;
+  for (const Part& p : parts) n += static_cast<uint32_t>(std::popcount(p.mask));
+  return n >= 32 ? ~ptx::LaneMask{0} : (ptx::LaneMask{1} << n) - 1;
+}
 // One mask per part of a slot (a slot has at most 32 threads, so at most 32 parts).
 using PartMasks = std::array<ptx::LaneMask, ptx::kWarpSize>;
 
@@ -68,8 +75,6 @@ class SlotHost {
   virtual void warp_done(uint32_t cta, uint32_t warp) = 0;
   // Every live slot of the CTA waits: fails the kernel when it waits at a barrier that cannot complete.
   virtual void check_deadlock(uint32_t cta) = 0;
-  // An event changed slots other than the one that issued (they are all looked at again).
-  virtual void others_changed() = 0;
   // A unit (an RTL twin under --rtl-check) disagreed; the run stops with the message.
   virtual void unit_failed(const std::string& message) = 0;
 };
@@ -111,7 +116,8 @@ class DivergenceUnit {
   virtual std::string refusal() const { return {}; }
   // The next kernel of a launch sequence: statistics and per-kernel state start afresh.
   virtual void next_kernel() { stats_ = DivergenceStats{}; }
-  // Whether one slot's issue can change when another slot may issue (they share CTA warps' registers).
+  // Whether one slot's issue can change when another slot may issue (they share CTA warps' registers): the SM
+  // then looks at every slot again after each issue, so such a unit need not say which slots it changed.
   virtual bool slots_share_contexts() const { return false; }
 
   // CTA `cta` of the SM (number `linear_id` of the grid) starts with `valid` threads per CTA warp, whose

@@ -17,13 +17,6 @@ std::string hex32(uint32_t v) {
   return s;
 }
 
-// The slot's threads counted from lane 0 (the deadlock report shows how many run).
-ptx::LaneMask packed_lanes(const IssueSlot& w) {
-  uint32_t n = 0;
-  for (const Part& p : w.parts) n += static_cast<uint32_t>(std::popcount(p.mask));
-  return n >= 32 ? ~ptx::LaneMask{0} : (ptx::LaneMask{1} << n) - 1;
-}
-
 DivergenceParams divergence_params(uint32_t id, const SmParams& p) {
   DivergenceParams d;
   d.mechanism = p.compaction;
@@ -507,7 +500,7 @@ std::string Sm::describe_warps() const {
     if (!w.live) continue;
     Stall why = Stall::no_warp;
     const uint64_t t = earliest_issue(i, last_eval_cycle_ == kNever ? 0 : last_eval_cycle_, &why);
-    s += "\n  " + where(w, w.pc) + ", mask " + hex32(packed_lanes(w)) + ": ";
+    s += "\n  " + where(w, w.pc) + ", mask " + hex32(packed_lanes(w.parts)) + ": ";
     s += t == kNever ? std::string("waits on ") + stall_name(why) : "ready at cycle " + std::to_string(t);
   }
   return s;

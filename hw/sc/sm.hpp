@@ -159,7 +159,6 @@ class Sm : public sc_core::sc_module, private SlotHost {
   bool at_barrier(uint32_t s) const override { return timing_[s].at_barrier; }
   void warp_done(uint32_t cta, uint32_t warp) override;
   void check_deadlock(uint32_t cta) override;
-  void others_changed() override { others_changed_ = true; }
   void unit_failed(const std::string& message) override { fail(message, false); }
 
   const uint32_t id_;

@@ -57,17 +57,11 @@ LOOP:
 class RecordingHost final : public SlotHost {
  public:
   std::vector<std::string> events;
-  std::vector<uint64_t> ready;
-  std::vector<uint8_t> barrier;
   void start_slot(uint32_t s, uint64_t cycle, Stall reason) override {
-    grow(s);
-    ready[s] = cycle;
     events.push_back("start " + std::to_string(s) + " @" + std::to_string(cycle) + " " + stall_name(reason));
   }
   void stop_slot(uint32_t s) override { events.push_back("stop " + std::to_string(s)); }
   void delay_slot(uint32_t s, uint64_t cycle, Stall reason) override {
-    grow(s);
-    ready[s] = std::max(ready[s], cycle);
     events.push_back("delay " + std::to_string(s) + " @" + std::to_string(cycle) + " " + stall_name(reason));
   }
   void stack_request(uint32_t s, uint32_t pc, const MemRequest& r, bool wait) override {
@@ -77,18 +71,12 @@ class RecordingHost final : public SlotHost {
   void threads_exited(uint32_t cta, uint64_t count) override {
     events.push_back("exited cta " + std::to_string(cta) + " " + std::to_string(count));
   }
-  bool at_barrier(uint32_t s) const override { return s < barrier.size() && barrier[s]; }
+  bool at_barrier(uint32_t) const override { return false; }
   void warp_done(uint32_t cta, uint32_t warp) override {
     events.push_back("done cta " + std::to_string(cta) + " warp " + std::to_string(warp));
   }
   void check_deadlock(uint32_t) override {}
-  void others_changed() override {}
   void unit_failed(const std::string& message) override { events.push_back("failed " + message); }
-
- private:
-  void grow(uint32_t s) {
-    if (ready.size() <= s) ready.resize(s + 1, 0);
-  }
 };
 
 // One kernel launched as the timing model would: parsed module, two warps per CTA.
@@ -363,7 +351,6 @@ class RelaunchingHost final : public SlotHost {
     if (warp + 1 == 2 && relaunches++ == 0) unit->launch_cta(cta, 1, {0, 1}, {0x0000000fu, 0x000000f0u}, 5);
   }
   void check_deadlock(uint32_t) override {}
-  void others_changed() override {}
   void unit_failed(const std::string&) override {}
 };
 
