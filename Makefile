@@ -29,7 +29,7 @@ test-release: build
 ASAN_SKIP = TimingBackpressure.MillionOneThreadCtasCountExactly|TimingRunaway.EndlessStoreLoopStopsAtTheDefaultCycleBudget
 test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSIMTLM_SANITIZE=ON
-	cmake --build $(ASAN_BUILD) -j$(JOBS) --target unit_tests systemc_tests timing_tests
+	cmake --build $(ASAN_BUILD) -j$(JOBS) --target unit_tests systemc_tests timing_tests sweep_file_tests
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest -j$(JOBS) --output-on-failure -L sanitized -E '$(ASAN_SKIP)'
 
@@ -40,6 +40,7 @@ test-fuzz: deps
 bench: build
 	scripts/bench
 	scripts/bench-timing
+	scripts/bench-scale
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz out

@@ -22,6 +22,7 @@
 #include "models/launch/stats_json.hpp"
 #include "sc_main/run_output.hpp"
 #include "sim/host_references.hpp"
+#include "sim/progress.hpp"
 
 namespace simtlm::cli {
 
@@ -41,6 +42,12 @@ launch::SessionOptions run_session_options(const RunArgs& args, bool capture_pri
   launch::SessionOptions options = session_options(args.budget, capture_printf);
   if (args.out_of_bounds == "warn") options.out_of_bounds = ptx::OutOfBounds::warn;
   if (args.out_of_bounds == "error") options.out_of_bounds = ptx::OutOfBounds::error;
+  const sim::ProgressStyle style = sim::progress_style(args.progress, args.quiet);
+  if (style != sim::ProgressStyle::off) {
+    const bool timing = args.mode == "timing" || (args.mode.empty() && !args.config.empty());
+    options.progress = std::make_shared<sim::ProgressLine>(
+        style, timing, sim::planned_launches(launch::load_launch(args.launch, args.launch_sets)));
+  }
   return options;
 }
 
@@ -75,7 +82,7 @@ int run_command(const RunArgs& args) {
     throw std::runtime_error("--mode must be functional or timing, not " + args.mode);
   }
   const bool timing = args.mode == "timing" || (args.mode.empty() && !args.config.empty());
-  if (launch::load_launch(args.launch).is_sequence()) {
+  if (launch::load_launch(args.launch, args.launch_sets).is_sequence()) {
     if (timing) return run_sequence_timing_command(args);
   } else if (timing) {
     return run_timing_command(args);
@@ -87,8 +94,8 @@ int run_command(const RunArgs& args) {
         "--set, --trace-vcd, --trace-warps, --rtl and --rtl-check need the timing model (--config or --mode "
         "timing)");
   }
-  if (launch::load_launch(args.launch).is_sequence()) return run_sequence_command(args);
-  Session session(launch::load_launch(args.launch), run_session_options(args, false));
+  if (launch::load_launch(args.launch, args.launch_sets).is_sequence()) return run_sequence_command(args);
+  Session session(launch::load_launch(args.launch, args.launch_sets), run_session_options(args, false));
   const fs::path dir = output_dir(args);
   launch::OutputSet outputs(dir);
   const SessionResult result = run_naming_launch(args, session);

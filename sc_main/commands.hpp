@@ -19,10 +19,11 @@ launch::SessionOptions session_options(uint64_t budget, bool capture_printf);
 
 struct RunArgs {
   std::filesystem::path launch;
-  std::filesystem::path out;           // empty: out/<launch file stem>
-  std::filesystem::path config;        // machine description: runs the timing model
-  std::string mode;                    // "functional" or "timing"; empty: timing when a config is given
-  std::vector<std::string> overrides;  // --set path=value on top of the config
+  std::filesystem::path out;             // empty: out/<launch file stem>
+  std::filesystem::path config;          // machine description: runs the timing model
+  std::string mode;                      // "functional" or "timing"; empty: timing when a config is given
+  std::vector<std::string> overrides;    // --set path=value on top of the config
+  std::vector<std::string> launch_sets;  // --launch-set key=YAML: top-level keys of the launch file replaced
   std::filesystem::path trace_vcd;
   std::filesystem::path trace_warps;
   std::string rtl;         // --rtl: comma-separated units that run as Verilated RTL
@@ -30,9 +31,11 @@ struct RunArgs {
   uint64_t budget = 0;
   std::string out_of_bounds;  // "", "error" or "warn"
   bool quiet = false;
+  // --progress: the progress line on stderr even when it is no terminal.
+  bool progress = false;
 };
 int run_command(const RunArgs& args);
-// Session options of a run: the budget, the host references and --out-of-bounds.
+// Session options of a run: the budget, the host references, --out-of-bounds and the progress line.
 launch::SessionOptions run_session_options(const RunArgs& args, bool capture_printf);
 // A launch sequence (launches:) on the functional model (sc_main/sequence_command.cpp).
 int run_sequence_command(const RunArgs& args);
@@ -71,6 +74,8 @@ struct CompareArgs {
   bool paths = false;            // also write every dynamic path to paths.jsonl
   std::string rtl;               // permutation and/or compactor as Verilated RTL
   bool rtl_check = false;
+  std::vector<std::string> launch_sets;  // --launch-set key=YAML, as for run
+  bool quiet = false;
 };
 // `simtlm compare` (sc_main/compare_command.cpp).
 int compare_command(const CompareArgs& args);

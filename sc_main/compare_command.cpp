@@ -32,7 +32,7 @@ int compare_command(const CompareArgs& args) {
   request.log_paths = args.paths;
   request.rtl = args.rtl;
   request.rtl_check = args.rtl_check;
-  launch::Session session(launch::load_launch(args.launch), request.session_options);
+  launch::Session session(launch::load_launch(args.launch, args.launch_sets), request.session_options);
   const fs::path dir =
       args.out.empty() ? fs::path("out") / (args.launch.stem().string() + "-compare") : args.out;
   launch::OutputSet outputs(dir);
@@ -48,6 +48,7 @@ int compare_command(const CompareArgs& args) {
       launch::write_file_checked(staging / "paths.jsonl", std::vector<uint8_t>(lines.begin(), lines.end()));
   });
 
+  if (args.quiet) return same ? 0 : 1;
   fmt::print("{}: kernel {}, CTA-wide compaction (SIMD width {}; docs/slp.md)\n", args.launch.string(),
              session.kernel().name, study.width);
   std::string header = fmt::format("{:<18}  {:>12}  {:>9}  {:>18}  {:>18}", "mechanism", "warp instr",

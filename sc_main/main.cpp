@@ -6,6 +6,7 @@
 #include <new>
 
 #include "sc_main/commands.hpp"
+#include "sc_main/sweep_command.hpp"
 #include "sim/timing_run.hpp"
 
 namespace {
@@ -35,6 +36,9 @@ extern "C" int sc_main(int argc, char* argv[]) {
                       "model runs on the defaults of docs/configs.md without one)");
   run_cmd->add_option("--set", run.overrides,
                       "Override a configuration parameter: --set stack.entries=8 (repeatable)");
+  run_cmd->add_option("--launch-set", run.launch_sets,
+                      "Replace a top-level key of the launch file: --launch-set 'params=[out, 8]', "
+                      "--launch-set seed=3 (value in YAML; repeatable)");
   run_cmd->add_option(
       "--trace-vcd", run.trace_vcd,
       "Timing mode: write a waveform (issue slot and mask, per-warp active mask and stack depth)");
@@ -56,7 +60,11 @@ extern "C" int sc_main(int argc, char* argv[]) {
                    "error or warn: overrides the launch file's out_of_bounds (warn: loads outside every "
                    "buffer read zeros, stores are dropped, both are counted)")
       ->check(CLI::IsMember({"error", "warn"}));
-  run_cmd->add_flag("--quiet", run.quiet, "Print nothing but errors");
+  run_cmd->add_flag("--quiet", run.quiet,
+                    "Print nothing but errors (no progress line, even with --progress)");
+  run_cmd->add_flag("--progress", run.progress,
+                    "Show the progress line on stderr even when it is not a terminal, as plain lines (on a "
+                    "terminal it is always shown)");
 
   simtlm::cli::DemoArgs demo;
   CLI::App* demo_cmd =
@@ -91,6 +99,9 @@ extern "C" int sc_main(int argc, char* argv[]) {
       "no compaction, L1 miss rate");
   compare_cmd->add_option("--rtl", compare.rtl,
                           "Units that run as Verilated RTL: permutation and/or compactor (comma-separated)");
+  compare_cmd->add_option("--launch-set", compare.launch_sets,
+                          "Replace a top-level key of the launch file (as for run; repeatable)");
+  compare_cmd->add_flag("--quiet", compare.quiet, "Print nothing but errors");
   compare_cmd->add_flag("--rtl-check", compare.rtl_check,
                         "Run the C++ models and the RTL of the --rtl units side by side; stop at the first "
                         "disagreement with a report");
@@ -106,6 +117,46 @@ extern "C" int sc_main(int argc, char* argv[]) {
   bool config_markdown = false;
   config_cmd->add_option("--check", config_file, "Machine configuration to validate");
   config_cmd->add_flag("--markdown", config_markdown, "Print the parameter reference (docs/configs.md)");
+
+  simtlm::cli::SweepArgs sweep;
+  CLI::App* sweep_cmd = app.add_subcommand(
+      "sweep",
+      "Run every job of a sweep file (launches x configs x overrides x mechanisms x seeds) here or on Slurm, "
+      "resuming where a previous run stopped (docs/sweeps.md)");
+  sweep_cmd->add_option("sweep_file", sweep.sweep_file, "Sweep file (YAML)");
+  sweep_cmd->add_option("--out", sweep.out, "Sweep directory (default: out/<sweep file name>)");
+  sweep_cmd->add_option("--status", sweep.status,
+                        "Print the counts and failures of the sweep in DIR and exit");
+  sweep_cmd
+      ->add_option("--jobs,-j", sweep.jobs, "Jobs at once on this machine (default: the number of cores)")
+      ->check(CLI::Range(1u, 4096u));
+  sweep_cmd->add_flag("--retry-failed", sweep.retry_failed, "Run the jobs that failed again");
+  sweep_cmd->add_flag(
+      "--prune", sweep.prune,
+      "Remove the job directories no job of the sweep uses (older simulator builds, removed values)");
+  sweep_cmd->add_option("--backend", sweep.backend, "local (default) or slurm")
+      ->check(CLI::IsMember({"local", "slurm"}));
+  sweep_cmd->add_option("--partition", sweep.partition, "Slurm: the partition of the array tasks");
+  sweep_cmd->add_option("--time", sweep.time, "Slurm: the time limit of one array task (sbatch --time)");
+  sweep_cmd->add_option("--mem", sweep.mem, "Slurm: the memory of one array task (sbatch --mem)");
+  sweep_cmd->add_option("--chunk", sweep.chunk, "Slurm: jobs per array task (default 1)")
+      ->check(CLI::Range(1u, 100000u));
+  sweep_cmd->add_flag(
+      "--resume", sweep.resume,
+      "Slurm: wait for the directory's array job if it is still queued or running, then submit "
+      "only what is missing");
+  sweep_cmd->add_flag("--progress", sweep.progress,
+                      "Show the progress line even when stderr is not a terminal");
+  sweep_cmd->add_flag("--quiet", sweep.quiet, "Print nothing but errors");
+
+  simtlm::cli::SweepTaskArgs sweep_task;
+  CLI::App* sweep_task_cmd =
+      app.add_subcommand("sweep-task", "One Slurm array task of a sweep (written by --backend slurm)")
+          ->group("");
+  sweep_task_cmd->add_option("dir", sweep_task.dir, "Sweep directory")->required();
+  sweep_task_cmd->add_option("--list", sweep_task.list, "File of job ids, one per line")->required();
+  sweep_task_cmd->add_option("--index", sweep_task.index, "The array task's index")->required();
+  sweep_task_cmd->add_option("--chunk", sweep_task.chunk, "Jobs per task")->check(CLI::Range(1u, 100000u));
 
   // Hidden: prints docs/stats-schema.md, generated from the statistics declarations (scripts/gen-stats-doc).
   CLI::App* stats_schema_cmd = app.add_subcommand("stats-schema", "Print docs/stats-schema.md")->group("");
@@ -127,6 +178,8 @@ extern "C" int sc_main(int argc, char* argv[]) {
     if (*demo_cmd) return simtlm::cli::demo_command(demo);
     if (*check_cmd) return simtlm::cli::check_command(check_launch);
     if (*compare_cmd) return simtlm::cli::compare_command(compare);
+    if (*sweep_cmd) return simtlm::cli::sweep_command(sweep);
+    if (*sweep_task_cmd) return simtlm::cli::sweep_task_command(sweep_task);
     if (*config_cmd) return simtlm::cli::config_command(config_file, config_markdown);
     if (*stats_schema_cmd) {
       std::cout << simtlm::hw::stats_schema_markdown();

@@ -37,7 +37,8 @@ void report(const RunArgs& args, const launch::SessionResult& result, const fs::
 }  // namespace
 
 int run_sequence_command(const RunArgs& args) {
-  launch::SequenceSession session(launch::load_launch(args.launch), run_session_options(args, false));
+  launch::SequenceSession session(launch::load_launch(args.launch, args.launch_sets),
+                                  run_session_options(args, false));
   const fs::path dir = output_dir(args);
   launch::OutputSet outputs(dir);
   const launch::SessionResult result = run_naming_launch(args, session);
@@ -56,7 +57,8 @@ int run_sequence_timing_command(const RunArgs& args) {
     throw std::runtime_error("--trace-vcd, --trace-warps, --rtl and --rtl-check take a single-launch file");
   }
   const config::MachineConfig machine = run_machine_config(args);
-  launch::SequenceSession session(launch::load_launch(args.launch), run_session_options(args, false));
+  launch::SequenceSession session(launch::load_launch(args.launch, args.launch_sets),
+                                  run_session_options(args, false));
   const fs::path dir = output_dir(args);
   launch::OutputSet outputs(dir);
   launch::SessionResult result;

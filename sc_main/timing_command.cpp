@@ -21,7 +21,8 @@ namespace fs = std::filesystem;
 
 int run_timing_command(const RunArgs& args) {
   const config::MachineConfig machine = run_machine_config(args);
-  const launch::Session session(launch::load_launch(args.launch), run_session_options(args, false));
+  const launch::Session session(launch::load_launch(args.launch, args.launch_sets),
+                                run_session_options(args, false));
   const std::unique_ptr<launch::DeviceImage> image = session.prepare_device();
   const fs::path dir = output_dir(args);
   launch::OutputSet outputs(dir);

@@ -70,6 +70,8 @@ TimingResult run_timing(const launch::Session& session, launch::DeviceImage& ima
     vcd->set_time_unit(1, sc_core::SC_PS);  // DRAM clocks need not be whole core cycles
     trace_waves(vcd, *gpu);
   }
+  gpu->progress_sink = session.progress();
+  if (gpu->progress_sink) gpu->progress_sink->launch_started(0, image.context.grid.count());
   const auto start = std::chrono::steady_clock::now();
   sc_core::sc_start();
   TimingResult result;
@@ -83,6 +85,7 @@ TimingResult run_timing(const launch::Session& session, launch::DeviceImage& ima
     throw TimingError("the simulation ran out of events before kernel " + kernel.fn.name +
                       " finished:" + gpu->describe_state());
   }
+  if (gpu->progress_sink) gpu->progress_sink->run_finished();
   result.stats = gpu->statistics();
   result.cycles = gpu->cycles();
   result.thread_instructions = result.stats.integer("thread_instructions");

@@ -82,6 +82,8 @@ nlohmann::json run_timing_sequence(launch::SequenceSession& session, const confi
       kernel.reset();  // before the context it refers to goes
       current = std::move(next);
       kernel.emplace(*current->context, params.sm.registers_per_thread, budget - std::min(budget, used));
+      if (gpu->progress_sink)
+        gpu->progress_sink->launch_started(current->index, current->context->grid.count());
       return true;
     } catch (...) {
       error = std::current_exception();
@@ -89,6 +91,8 @@ nlohmann::json run_timing_sequence(launch::SequenceSession& session, const confi
       return false;
     }
   };
+  gpu->progress_sink = session.progress();
+  if (gpu->progress_sink) gpu->progress_sink->launch_started(current->index, current->context->grid.count());
   const auto wall_start = std::chrono::steady_clock::now();
   sc_core::sc_start();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -106,6 +110,7 @@ nlohmann::json run_timing_sequence(launch::SequenceSession& session, const confi
                       " finished:" + gpu->describe_state());
   }
 
+  if (gpu->progress_sink) gpu->progress_sink->run_finished();
   // Totals: the core's counters summed over launches, the memory system's as they stand at the end.
   nlohmann::json doc = gpu->stats_json();
   double utilization_weighted = 0;

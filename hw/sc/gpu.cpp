@@ -76,6 +76,7 @@ void Gpu::dispatch(uint32_t sm) {
 
 void Gpu::cta_done(uint32_t sm) {
   ++done_ctas_;
+  if (progress_sink) progress_sink->cta_done(done_ctas_, total_ctas_, grid_thread_instructions_, now_cycle());
   dispatch(sm);
   if (finished()) {
     watchdog_.cancel();

@@ -12,6 +12,7 @@
 #include <systemc>
 #include <vector>
 
+#include "common/progress.hpp"
 #include "common/stats.hpp"
 #include "hw/sc/sm.hpp"
 #include "hw/sc/timing_params.hpp"
@@ -50,6 +51,8 @@ class Gpu : public sc_core::sc_module {
   // runs that kernel on the same SMs, caches and DRAM. Nothing set, or false: the simulation ends.
   std::function<bool()> on_kernel_end;
   uint64_t kernel_start_cycle() const { return kernel_start_cycle_; }
+  // Optional: told after every CTA completes (a progress line); it sees the run, never changes it.
+  ProgressSink* progress_sink = nullptr;
 
  private:
   void start();

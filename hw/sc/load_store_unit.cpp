@@ -55,11 +55,18 @@ void LoadStoreUnit::send(bool write, uint64_t address, uint32_t bytes, int warp,
     for (const mem::AtomicTarget& a : atomics) {
       if (a.address >= at && a.address < piece_end) ext->atomics.push_back(a);
     }
-    outstanding_[&p] = OutstandingRequest{at,    len,
-                                          write, warp,
-                                          pc,    cycle_now() + delay_cycles,
-                                          tag,   seq_++,
-                                          group, static_cast<uint8_t>(queue)};
+    const uint32_t index = mem::PayloadPool::index(p);
+    if (index >= outstanding_.size()) {
+      outstanding_.resize(index + 1);
+      live_.resize(index + 1, 0);
+    }
+    outstanding_[index] = OutstandingRequest{at,    len,
+                                             write, warp,
+                                             pc,    cycle_now() + delay_cycles,
+                                             tag,   seq_++,
+                                             group, static_cast<uint8_t>(queue)};
+    live_[index] = 1;
+    ++outstanding_count_;
     submit(p, queue, earliest);
     at = piece_end;
   }
@@ -83,12 +90,14 @@ void LoadStoreUnit::dispatch(mem::Gp& p, Queue q, const sc_core::sc_time& earlie
 }
 
 void LoadStoreUnit::on_response(mem::Gp& p) {
-  const auto it = outstanding_.find(&p);
-  const uint64_t tag = it->second.tag, group = it->second.group;
-  mem::QueueOccupancy& freed = queues_[it->second.queue];
+  const uint32_t index = mem::PayloadPool::index(p);
+  const OutstandingRequest& r = outstanding_[index];
+  const uint64_t tag = r.tag, group = r.group;
+  mem::QueueOccupancy& freed = queues_[r.queue];
   freed.set(freed.size() - 1);
   ++responses_;
-  outstanding_.erase(it);
+  live_[index] = 0;
+  --outstanding_count_;
   p.release();
   const bool was_blocked = blocked();
   while (!held_.empty() && !queues_[held_.front().queue].full()) {
@@ -97,7 +106,7 @@ void LoadStoreUnit::on_response(mem::Gp& p) {
     dispatch(*h.payload, h.queue, h.earliest);
   }
   if (was_blocked && !blocked() && on_unblocked) on_unblocked();
-  if (outstanding_.empty()) idle_event_.notify(sc_core::SC_ZERO_TIME);
+  if (outstanding_count_ == 0) idle_event_.notify(sc_core::SC_ZERO_TIME);
   if (const auto split = pieces_left_.find(group); split != pieces_left_.end()) {
     if (--split->second > 0) return;
     pieces_left_.erase(split);
@@ -143,7 +152,9 @@ stats::Group LoadStoreUnit::statistics() const {
 
 const OutstandingRequest* LoadStoreUnit::oldest() const {
   const OutstandingRequest* best = nullptr;
-  for (const auto& [p, r] : outstanding_) {
+  for (size_t i = 0; i < outstanding_.size(); ++i) {
+    if (!live_[i]) continue;
+    const OutstandingRequest& r = outstanding_[i];
     if (!best || r.sent_cycle < best->sent_cycle || (r.sent_cycle == best->sent_cycle && r.seq < best->seq)) {
       best = &r;
     }

@@ -18,10 +18,10 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <systemc>
 #include <tlm>
+#include <unordered_map>
 #include <vector>
 
 #include "common/stats.hpp"
@@ -63,7 +63,7 @@ class LoadStoreUnit : public sc_core::sc_module {
   // docs/memory-system.md).
   void send(bool write, uint64_t address, uint32_t bytes, int warp, uint32_t pc, uint32_t lane_mask,
             uint64_t tag, uint64_t delay_cycles, const std::vector<mem::AtomicTarget>& atomics = {});
-  size_t outstanding() const { return outstanding_.size(); }
+  size_t outstanding() const { return outstanding_count_; }
   // Some request waits in the unit for room in its queue: no further memory instruction may enter.
   bool blocked() const { return !held_.empty(); }
   // Called when the unit stops being blocked.
@@ -98,8 +98,11 @@ class LoadStoreUnit : public sc_core::sc_module {
   ResponseFn on_response_;
   mem::PayloadPool pool_;
   mem::AtInitiatorPort port_;
-  std::map<const mem::Gp*, OutstandingRequest> outstanding_;
-  std::map<uint64_t, uint32_t> pieces_left_;  // by group, for requests split by line
+  // By the payload's pool index (live: `live_`); a vector, not a map: one request is sent per segment.
+  std::vector<OutstandingRequest> outstanding_;
+  std::vector<uint8_t> live_;
+  size_t outstanding_count_ = 0;
+  std::unordered_map<uint64_t, uint32_t> pieces_left_;  // by group, for requests split by line
   std::array<mem::QueueOccupancy, kQueues> queues_;
   std::deque<Held> held_;  // waiting for room, in order
   uint64_t responses_ = 0, held_max_ = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <stdexcept>
 
 #include "models/ptx/grid_rules.hpp"
 
@@ -52,8 +53,10 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& params, const 
       ctas_(params.max_ctas),
       scheduler_(params.scheduler, unit_->slot_count(), params.active_set),
       ready_(unit_->slot_count(), 0),
-      earliest_(unit_->slot_count(), kNever),
-      earliest_why_(unit_->slot_count(), Stall::no_warp),
+      cache_cycle_(unit_->slot_count(), kNever),
+      cache_why_(unit_->slot_count(), Stall::no_warp),
+      cache_cls_(unit_->slot_count(), OpClass::integer),
+      is_stale_(unit_->slot_count(), 0),
       lsu_("lsu", static_cast<int>(id), params.clock, params.line_bytes, params.lsu,
            [this](uint64_t tag) { on_response(tag); }) {
   lsu_.on_unblocked = [this] { wake_at(now_cycle()); };
@@ -78,6 +81,7 @@ void Sm::next_kernel() {
   stats_ = SmStats{};
   stats_.per_branch.resize(k_.fn.code.size());
   unit_->next_kernel();
+  invalidate_all();
   // Refused as at construction; the SM issues nothing of a refused kernel.
   if (const std::string refusal = unit_->refusal(); !refusal.empty()) fail(refusal, true);
 }
@@ -92,7 +96,7 @@ bool Sm::can_accept() const {
 }
 
 void Sm::launch_cta(uint64_t linear_id) {
-  others_changed_ = true;
+  invalidate_all();
   const uint64_t now = now_cycle();
   uint32_t c = 0;
   while (ctas_[c].live) ++c;
@@ -139,7 +143,7 @@ void Sm::warp_done(uint32_t c, uint32_t warp) {
 }
 
 void Sm::finish_cta(Cta& cta, uint64_t now) {
-  others_changed_ = true;
+  invalidate_all();
   cta.live = false;
   --resident_ctas_;
   resident_threads_ -= k_.threads_per_cta;
@@ -153,6 +157,7 @@ void Sm::finish_cta(Cta& cta, uint64_t now) {
 // ---- what the divergence unit asks ----------------------------------------------------------------------
 
 void Sm::start_slot(uint32_t s, uint64_t ready_cycle, Stall reason) {
+  invalidate(s);
   SlotTiming& t = timing_[s];
   t.ready_cycle = ready_cycle;
   t.ready_reason = reason;
@@ -162,28 +167,31 @@ void Sm::start_slot(uint32_t s, uint64_t ready_cycle, Stall reason) {
 }
 
 void Sm::stop_slot(uint32_t s) {
+  invalidate(s);
   scheduler_.remove_warp(s);
 }
 
 void Sm::delay_slot(uint32_t s, uint64_t cycle, Stall reason) {
+  invalidate(s);
   SlotTiming& t = timing_[s];
   t.ready_cycle = std::max(t.ready_cycle, cycle);
   t.ready_reason = reason;
 }
 
 void Sm::stack_request(uint32_t s, uint32_t pc, const MemRequest& r, bool wait) {
+  invalidate(s);
   uint64_t tag = LoadStoreUnit::kNoTag;
   if (r.write) {
     ++stats_.spill_requests;
   } else {
     ++stats_.fill_requests;
     if (wait) {
-      PendingOp op;
+      tag = new_op();
+      PendingOp& op = ops_[tag];
       op.slot = s;
       op.generation = slot(s).generation;
       op.remaining = 1;
       op.fill = true;
-      tag = new_op(op);
       ++timing_[s].pending_fills;
     }
   }
@@ -209,53 +217,78 @@ void Sm::wake_at(uint64_t cycle) {
   wake_.notify(target > now ? target - now : sc_core::SC_ZERO_TIME);
 }
 
-uint64_t Sm::earliest_issue(uint32_t s, uint64_t now, Stall* reason) const {
+void Sm::invalidate_all() {
+  for (uint32_t s = 0; s < is_stale_.size(); ++s) invalidate(s);
+}
+
+void Sm::refresh() {
+  for (const uint32_t s : stale_) {
+    if (is_stale_[s]) store(s, slot_ready(s));
+  }
+  stale_.clear();
+#ifdef SIMTLM_CHECK_READY_CACHE
+  for (uint32_t s = 0; s < is_stale_.size(); ++s) {
+    const SlotReady r = slot_ready(s);
+    if (r.cycle != cache_cycle_[s] || r.why != cache_why_[s] || (r.cycle != kNever && r.cls != cache_cls_[s]))
+      throw std::logic_error("Sm: stale ready cache for slot " + std::to_string(s));
+  }
+#endif
+}
+
+Sm::SlotReady Sm::slot_ready(uint32_t s) const {
   const IssueSlot& w = slot(s);
   const SlotTiming& timing = timing_[s];
-  if (!w.live) {
-    *reason = Stall::no_warp;
-    return kNever;
-  }
-  if (timing.at_barrier) {
-    *reason = Stall::barrier;
-    return kNever;
-  }
-  if (timing.pending_fills) {
-    *reason = Stall::stack;
-    return kNever;
-  }
-  if (w.waits) {
-    *reason = Stall::compaction;
-    return kNever;
+  SlotReady r;
+  if (!w.live || timing.at_barrier || timing.pending_fills || w.waits) {
+    r.cycle = kNever;
+    r.why = !w.live                ? Stall::no_warp
+            : timing.at_barrier    ? Stall::barrier
+            : timing.pending_fills ? Stall::stack
+                                   : Stall::compaction;
+    return r;
   }
   const IssueInfo& info = k_.info[w.pc];
-  uint64_t t = now;
-  if (timing.ready_cycle > t) {
-    t = timing.ready_cycle;
-    *reason = timing.ready_reason;
-  }
+  r.cls = info.cls;
+  // The latest constraint wins and, among equal ones, the first in this order names the stall: the slot's
+  // own ready cycle, then each register.
+  r.cycle = timing.ready_cycle;
+  r.why = timing.ready_reason;
   const Cta& cta = ctas_[w.cta];
   for (const Part& part : w.parts) {
-    const std::vector<uint64_t>& ready = contexts_[cta.contexts[part.warp]].reg_ready;
+    const uint64_t* ready = contexts_[cta.contexts[part.warp]].reg_ready.data();
     for (uint8_t i = 0; i < info.nsrc + info.ndst; ++i) {
-      const uint64_t r = ready[i < info.nsrc ? info.src[i] : info.dst[i - info.nsrc]];
-      if (r == kPending) {
-        *reason = Stall::memory;
-        return kNever;
+      const uint64_t t = ready[i < info.nsrc ? info.src[i] : info.dst[i - info.nsrc]];
+      if (t == kPending) {
+        r.cycle = kNever;
+        r.why = Stall::memory;
+        return r;
       }
-      if (r > t) {
-        t = r;
-        *reason = Stall::scoreboard;
+      if (t > r.cycle) {
+        r.cycle = t;
+        r.why = Stall::scoreboard;
       }
     }
   }
-  const uint64_t unit = unit_free_[static_cast<size_t>(info.cls)];
+  return r;
+}
+
+uint64_t Sm::earliest_of(const SlotReady& r, uint64_t now, Stall* reason) const {
+  if (r.cycle == kNever) {
+    *reason = r.why;
+    return kNever;
+  }
+  uint64_t t = now;
+  if (r.cycle > t) {
+    t = r.cycle;
+    *reason = r.why;
+  }
+  const uint64_t unit = unit_free_[static_cast<size_t>(r.cls)];
   if (unit > t) {
     t = unit;
     *reason = Stall::pipeline;
   }
   // A full load/store unit takes no memory instruction until a response frees room (it wakes the SM).
-  if (info.cls == OpClass::memory && lsu_.blocked()) {
+  if (r.cls == OpClass::memory && lsu_.blocked()) {
     *reason = Stall::memory_backpressure;
     return kNever;
   }
@@ -279,28 +312,42 @@ void Sm::cycle() {
   last_had_warps_ = resident_warps_ > 0;
   bool issued = false;
   Stall stall = Stall::no_warp;
-  // When slots share the registers of CTA warps, one slot's issue can delay another's: every slot is looked
-  // at again before sleeping.
-  others_changed_ = slots_share_contexts_;
-  uint32_t classes_issued = 0;
+  // When slots share the registers of CTA warps, one slot's issue can delay another's, and the unit does not
+  // say which: such slots are looked at afresh on every cycle and after every issue.
+  if (slots_share_contexts_) invalidate_all();
   const auto slots = static_cast<uint32_t>(timing_.size());
   for (uint32_t n = 0; n < p_.issue_width && !failed_; ++n) {
-    bool any = false;
+    refresh();
+    // A slot is ready when its own constraints and its unit allow an issue now (earliest_of(), unrolled).
+    std::array<uint8_t, kOpClasses> unit_ok;
+    for (size_t k = 0; k < kOpClasses; ++k) unit_ok[k] = unit_free_[k] <= now;
+    if (lsu_.blocked()) unit_ok[static_cast<size_t>(OpClass::memory)] = 0;
+    // Through local pointers: a store through uint8_t* may alias anything, members would be reloaded.
+    const uint64_t* cycle = cache_cycle_.data();
+    const OpClass* cls = cache_cls_.data();
+    uint8_t* ready = ready_.data();
+    uint8_t any = 0;
     for (uint32_t s = 0; s < slots; ++s) {
-      Stall& why = earliest_why_[s];
-      why = Stall::no_warp;
-      earliest_[s] = earliest_issue(s, now, &why);
-      ready_[s] = earliest_[s] <= now;
-      any = any || ready_[s];
-      // The stall charged to the cycle is the most pressing one among the warps (enum order).
-      if (n == 0 && !ready_[s] && slot(s).live && (stall == Stall::no_warp || why < stall)) stall = why;
+      ready[s] = (cycle[s] <= now) & unit_ok[static_cast<size_t>(cls[s])];
+      any |= ready[s];
     }
-    if (!any) break;
-    const int picked = scheduler_.pick(ready_);
-    if (picked == WarpScheduler::kNone) break;
-    classes_issued |= 1u << static_cast<unsigned>(k_.info[slot(picked).pc].cls);
+    const int picked = any ? scheduler_.pick(ready_) : WarpScheduler::kNone;
+    if (picked == WarpScheduler::kNone) {
+      // The stall charged to a cycle without issue is the most pressing one among the warps (enum order).
+      for (uint32_t s = 0; n == 0 && s < slots; ++s) {
+        Stall why = Stall::no_warp;
+        if (earliest_cached(s, now, &why) > now && slot(s).live && (stall == Stall::no_warp || why < stall))
+          stall = why;
+      }
+      break;
+    }
     issue(static_cast<uint32_t>(picked), now);
-    earliest_[picked] = kRecompute;
+    if (slots_share_contexts_) {
+      invalidate_all();
+    } else {
+      // Looked at now, while what it reads is still in the host's cache.
+      store(static_cast<uint32_t>(picked), slot_ready(static_cast<uint32_t>(picked)));
+    }
     issued = true;
   }
   if (failed_) return;
@@ -313,24 +360,20 @@ void Sm::cycle() {
   last_stall_ = stall;
   last_had_warps_ = resident_warps_ > 0;
   // Sleep until the earliest cycle some slot could issue; memory responses and launches wake us earlier.
+  // The stall found now is charged to the cycles slept through, so a slot that can issue on the next cycle
+  // ends the search: no cycle is slept through then.
   uint64_t next = kNever;
   Stall next_stall = Stall::no_warp;
+  refresh();
   for (uint32_t s = 0; s < slots; ++s) {
-    // What the issue loop found still holds for a slot that neither issued nor uses a unit that just
-    // became busy, unless the issue changed other slots (barrier release, compaction, a CTA came or went).
-    Stall why = earliest_why_[s];
-    uint64_t t = earliest_[s];
-    const bool stale =
-        others_changed_ || t == kRecompute ||
-        (t != kNever && (classes_issued >> static_cast<unsigned>(k_.info[slot(s).pc].cls) & 1));
-    if (stale) {
-      why = Stall::no_warp;
-      t = earliest_issue(s, now + 1, &why);
-    } else {
-      t = std::max(t, now + 1);
+    Stall why = Stall::no_warp;
+    const uint64_t t = earliest_cached(s, now + 1, &why);
+    if (t <= now + 1) {
+      next = now + 1;
+      break;
     }
     next = std::min(next, t);
-    if (slot(s).live && t > now + 1 && (next_stall == Stall::no_warp || why < next_stall)) next_stall = why;
+    if (slot(s).live && (next_stall == Stall::no_warp || why < next_stall)) next_stall = why;
   }
   last_stall_ = next_stall;
   if (wave.enabled) refresh_wave();
@@ -351,47 +394,49 @@ void Sm::refresh_wave() {
 bool Sm::execute_parts(const IssueSlot& w, uint32_t pc, uint64_t now, Issued& out) {
   Cta& cta = ctas_[w.cta];
   uint32_t packed = 0;
-  for (size_t i = 0; i < w.parts.size(); ++i) {
-    const Part& part = w.parts[i];
-    if (!part.mask) continue;
-    Context& c = context(cta, part.warp);
-    c.ctx.clock = now;
-    ptx::WarpStep step;
-    try {
-      step = k_.executor.execute(c.ctx, pc, part.mask);
-    } catch (const ptx::KernelError& e) {
-      fail(std::string(e.what()) + " (SM " + std::to_string(id_) + ", cycle " + std::to_string(now) + ")",
-           true);
-      return false;
+  std::fill_n(out.taken.begin(), w.parts.size(), 0);
+  std::fill_n(out.exited.begin(), w.parts.size(), 0);
+  // Only the executor throws KernelError: one handler around the loop spares a copy of each step.
+  try {
+    for (size_t i = 0; i < w.parts.size(); ++i) {
+      const Part& part = w.parts[i];
+      if (!part.mask) continue;
+      Context& c = context(cta, part.warp);
+      c.ctx.clock = now;
+      const ptx::WarpStep step = k_.executor.execute(c.ctx, pc, part.mask);
+      out.kind = step.kind;
+      switch (step.kind) {
+        case ptx::StepKind::branch:
+          out.taken[i] = k_.fn.code[pc].guard == ptx::kNoReg ? part.mask : (step.taken & part.mask);
+          break;
+        case ptx::StepKind::exit:
+          out.exited[i] = step.active & part.mask;
+          break;
+        case ptx::StepKind::barrier:
+          if (step.active) out.barrier.emplace_back(static_cast<uint32_t>(i), step);
+          break;
+        case ptx::StepKind::memory:
+          out.mem.space = step.mem.space;
+          out.mem.bytes = step.mem.bytes;
+          out.mem.is_store = step.mem.is_store;
+          out.mem.is_atomic = step.mem.is_atomic;
+          for (ptx::LaneMask m = step.active; m; m &= m - 1) {
+            const auto lane = static_cast<uint32_t>(std::countr_zero(m));
+            out.mem.addr[packed] = step.mem.addr[lane];
+            out.local_slot_lane[packed] = uint64_t(cta.contexts[part.warp]) << 8 | lane;
+            out.mem_lanes |= ptx::LaneMask{1} << packed;
+            ++packed;
+          }
+          break;
+        default:
+          if (i == 0) out.call_lanes = step.active;
+          break;
+      }
     }
-    out.kind = step.kind;
-    switch (step.kind) {
-      case ptx::StepKind::branch:
-        out.taken[i] = k_.fn.code[pc].guard == ptx::kNoReg ? part.mask : (step.taken & part.mask);
-        break;
-      case ptx::StepKind::exit:
-        out.exited[i] = step.active & part.mask;
-        break;
-      case ptx::StepKind::barrier:
-        if (step.active) out.barrier.emplace_back(static_cast<uint32_t>(i), step);
-        break;
-      case ptx::StepKind::memory:
-        out.mem.space = step.mem.space;
-        out.mem.bytes = step.mem.bytes;
-        out.mem.is_store = step.mem.is_store;
-        out.mem.is_atomic = step.mem.is_atomic;
-        for (ptx::LaneMask m = step.active; m; m &= m - 1) {
-          const auto lane = static_cast<uint32_t>(std::countr_zero(m));
-          out.mem.addr[packed] = step.mem.addr[lane];
-          out.local_slot_lane[packed] = uint64_t(cta.contexts[part.warp]) << 8 | lane;
-          out.mem_lanes |= ptx::LaneMask{1} << packed;
-          ++packed;
-        }
-        break;
-      default:
-        if (i == 0) out.call_lanes = step.active;
-        break;
-    }
+  } catch (const ptx::KernelError& e) {
+    fail(std::string(e.what()) + " (SM " + std::to_string(id_) + ", cycle " + std::to_string(now) + ")",
+         true);
+    return false;
   }
   return true;
 }

@@ -120,9 +120,10 @@ class Sm : public sc_core::sc_module, private SlotHost {
     ptx::MemAccess mem;  // addresses packed: lane k of `mem_lanes` is the k-th thread of the slot
     ptx::LaneMask mem_lanes = 0;
     std::array<uint64_t, ptx::kWarpSize>
-        local_slot_lane{};  // local memory: (context << 8 | lane) per packed lane
-    // Per part; fixed size keeps the issue path free of allocation.
-    PartMasks taken{}, exited{};
+        local_slot_lane;  // local memory: (context << 8 | lane) per packed lane
+    // Per part; fixed size keeps the issue path free of allocation. Left uninitialised (this is built on
+    // every issue): execute_parts() sets the entries of the slot's parts, the only ones a unit reads.
+    PartMasks taken, exited;
     ptx::LaneMask call_lanes = 0;  // a call to a .func: the lanes of the first part that call
     std::vector<std::pair<uint32_t, ptx::WarpStep>> barrier;  // (part, its step) of each part that arrived
   };
@@ -133,8 +134,38 @@ class Sm : public sc_core::sc_module, private SlotHost {
   void wake_at(uint64_t cycle);
   uint64_t now_cycle() const;
   void refresh_wave();
+  // What decides when a slot may issue that only the slot itself changes: its own ready cycle and its
+  // registers' (the later of them, and why), or kNever with the event it waits on; and its unit class.
+  struct SlotReady {
+    uint64_t cycle = 0;
+    Stall why = Stall::no_warp;
+    OpClass cls = OpClass::integer;
+  };
+  SlotReady slot_ready(uint32_t s) const;
+  // Adds what every slot shares (the unit's next free cycle, a blocked load/store unit) to a SlotReady.
+  uint64_t earliest_of(const SlotReady& r, uint64_t now, Stall* reason) const;
   // Earliest cycle slot `s` could issue given what is known now; kNever when it waits on an event.
-  uint64_t earliest_issue(uint32_t s, uint64_t now, Stall* reason) const;
+  uint64_t earliest_issue(uint32_t s, uint64_t now, Stall* reason) const {
+    return earliest_of(slot_ready(s), now, reason);
+  }
+  // The same from the per-slot cache, which refresh() has brought up to date (the hot path: on most cycles
+  // few slots change).
+  uint64_t earliest_cached(uint32_t s, uint64_t now, Stall* reason) const {
+    return earliest_of(SlotReady{cache_cycle_[s], cache_why_[s], cache_cls_[s]}, now, reason);
+  }
+  void store(uint32_t s, const SlotReady& r) {
+    cache_cycle_[s] = r.cycle;
+    cache_why_[s] = r.why;
+    cache_cls_[s] = r.cls;
+    is_stale_[s] = 0;
+  }
+  void invalidate(uint32_t s) {
+    if (is_stale_[s]) return;
+    is_stale_[s] = 1;
+    stale_.push_back(s);
+  }
+  void refresh();
+  void invalidate_all();
   void issue(uint32_t s, uint64_t now);
   bool execute_parts(const IssueSlot& w, uint32_t pc, uint64_t now, Issued& out);
   // Shared, global and local accesses (sm_memory.cpp, with on_response, new_op and local_address).
@@ -145,7 +176,7 @@ class Sm : public sc_core::sc_module, private SlotHost {
   void release_barrier_waiters(uint32_t cta);
   void finish_cta(Cta& cta, uint64_t now);
   void on_response(uint64_t tag);
-  uint32_t new_op(const PendingOp& op);
+  uint32_t new_op();  // a cleared entry of ops_ (its tag)
   uint64_t local_address(uint32_t context, uint32_t lane, uint64_t offset) const;
   std::string where(const IssueSlot& w, uint32_t pc) const;
   void fail(const std::string& message, bool kernel_fault);
@@ -186,11 +217,14 @@ class Sm : public sc_core::sc_module, private SlotHost {
   bool last_had_warps_ = false;
   bool failed_ = false;
   std::vector<uint8_t> ready_;  // scratch, per slot
-  // Per slot, this cycle's earliest_issue() and its reason, reused to plan the next wake-up.
-  static constexpr uint64_t kRecompute = kNever - 1;
-  std::vector<uint64_t> earliest_;
-  std::vector<Stall> earliest_why_;
-  bool others_changed_ = false;             // an issue changed slots other than the one issued
+  // Per slot: slot_ready() as last computed, one array per field so that the issue pass reads little.
+  // Invalidated wherever what it reads changes (the slot's state, its timing, its contexts' registers); a
+  // unit whose slots share contexts gets no caching.
+  std::vector<uint64_t> cache_cycle_;
+  std::vector<Stall> cache_why_;
+  std::vector<OpClass> cache_cls_;
+  std::vector<uint8_t> is_stale_;
+  std::vector<uint32_t> stale_;             // slots to look at again before the next pass
   std::vector<CoalescedRequest> requests_;  // scratch
   std::vector<mem::AtomicTarget> atomics_;  // scratch
   SmStats stats_;

@@ -40,7 +40,7 @@ bool Sm::arrive_at_barrier(uint32_t s, uint32_t pc, const Issued& issued, uint64
 void Sm::release_barrier_waiters(uint32_t c) {
   Cta& cta = ctas_[c];
   if (cta.barriers.take_released().empty()) return;
-  others_changed_ = true;
+  invalidate_all();
   // A slot may hold threads of several CTA warps (compaction): it goes on once none of them waits.
   for (uint32_t s = 0; s < timing_.size(); ++s) {
     const IssueSlot& w = slot(s);

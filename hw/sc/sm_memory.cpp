@@ -60,7 +60,8 @@ void Sm::memory(uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) 
   const bool waits = in.op == ptx::Op::ld || (acc.is_atomic && info.ndst > 0);
   uint64_t tag = LoadStoreUnit::kNoTag;
   if (waits) {
-    PendingOp op;
+    tag = new_op();
+    PendingOp& op = ops_[tag];  // filled in place: its context list keeps its capacity from op to op
     op.slot = slot;
     op.generation = w.generation;
     op.remaining = n;
@@ -71,7 +72,6 @@ void Sm::memory(uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) 
       op.contexts.emplace_back(c, contexts_[c].generation);
       for (uint8_t i = 0; i < info.ndst; ++i) contexts_[c].reg_ready[info.dst[i]] = kPending;
     }
-    tag = new_op(op);
     scheduler_.long_latency_stall(slot);  // two-level: make room in the active set
   }
   for (uint32_t i = 0; i < n; ++i) {
@@ -97,14 +97,19 @@ uint64_t Sm::local_address(uint32_t context, uint32_t lane, uint64_t offset) con
   return warp_base + offset / 4 * 4 * ptx::kWarpSize + lane * 4 + offset % 4;
 }
 
-uint32_t Sm::new_op(const PendingOp& op) {
+uint32_t Sm::new_op() {
+  uint32_t id;
   if (free_ops_.empty()) {
-    ops_.push_back(op);
-    return static_cast<uint32_t>(ops_.size() - 1);
+    id = static_cast<uint32_t>(ops_.size());
+    ops_.emplace_back();
+  } else {
+    id = free_ops_.back();
+    free_ops_.pop_back();
   }
-  const uint32_t id = free_ops_.back();
-  free_ops_.pop_back();
-  ops_[id] = op;
+  PendingOp& op = ops_[id];
+  op.fill = false;
+  op.ndst = 0;
+  op.contexts.clear();
   return id;
 }
 
@@ -113,6 +118,8 @@ void Sm::on_response(uint64_t tag) {
   if (--op.remaining > 0) return;
   free_ops_.push_back(static_cast<uint32_t>(tag));
   const uint64_t now = now_cycle();
+  // Only the slot that issued reads these registers: slots that share contexts are looked at afresh anyway.
+  invalidate(op.slot);
   if (op.fill) {
     const IssueSlot& w = slot(op.slot);
     if (!w.live || w.generation != op.generation) return;

@@ -235,7 +235,32 @@ namespace simtlm::launch {
 using detail::Reader;
 using namespace detail;
 
+namespace {
+
+constexpr size_t kMaxOverrideBytes = 64 * 1024;
+
+void apply_override(const std::filesystem::path& path, YAML::Node& root, const std::string& text) {
+  const size_t eq = text.find('=');
+  const std::string where = path.string() + ": --launch-set " + text.substr(0, 80);
+  if (eq == std::string::npos || eq == 0) throw LaunchError(where + ": expected KEY=VALUE (VALUE in YAML)");
+  if (text.size() > kMaxOverrideBytes) throw LaunchError(where + ": longer than 64 KiB");
+  YAML::Node value;
+  try {
+    value = YAML::Load(text.substr(eq + 1));
+  } catch (const YAML::Exception& e) {
+    throw LaunchError(where + ": the value is not YAML: " + e.msg);
+  }
+  if (!root.IsMap()) throw LaunchError(where + ": the launch file is not a map of keys");
+  root[text.substr(0, eq)] = value;
+}
+
+}  // namespace
+
 Launch load_launch(const std::filesystem::path& path) {
+  return load_launch(path, {});
+}
+
+Launch load_launch(const std::filesystem::path& path, const std::vector<std::string>& overrides) {
   Reader r(path);
   YAML::Node loaded;
   try {
@@ -243,6 +268,7 @@ Launch load_launch(const std::filesystem::path& path) {
   } catch (const yaml_file::YamlFileError& e) {
     throw LaunchError(yaml_file::located(path, e));
   }
+  for (const std::string& text : overrides) apply_override(path, loaded, text);
   // Read through a const view: yaml-cpp's non-const operator[] may insert the keys it is asked about.
   const YAML::Node& root = loaded;
   if (!root.IsMap()) r.fail(root, "(top level)", "a launch file is a map of keys such as ptx, kernel, grid");

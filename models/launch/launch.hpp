@@ -170,6 +170,9 @@ struct Launch {
 };
 
 Launch load_launch(const std::filesystem::path& path);
+// The launch file with top-level keys replaced before it is read: each override is "key=YAML value"
+// (`simtlm run --launch-set params=[out,8]`, a sweep's launch axis). Paths stay relative to the file.
+Launch load_launch(const std::filesystem::path& path, const std::vector<std::string>& overrides);
 
 // The initial contents of a buffer: deterministic in (seed, buffer name, spec).
 std::vector<uint8_t> init_buffer(const Launch& launch, const BufferSpec& spec);

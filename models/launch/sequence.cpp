@@ -403,6 +403,8 @@ SessionResult SequenceSession::run() {
     ptx::RunOptions run_options;
     run_options.instruction_budget = budget - std::min(budget, result.stats.thread_instructions);
     run_options.observer = options_.observer;
+    run_options.progress = progress();
+    if (progress()) progress()->launch_started(p->index, p->context->grid.count());
     ptx::RunStats stats;
     try {
       if (run_options.instruction_budget == 0)
@@ -421,6 +423,7 @@ SessionResult SequenceSession::run() {
     result.launches.push_back(std::move(entry));
   }
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (progress()) progress()->run_finished();
   finish(result);
   return result;
 }

@@ -54,6 +54,7 @@ class SequenceSession {
   const Launch& launch() const { return launch_; }  // with the symbol views (with_symbol_views)
   const ptx::Module& module() const { return *modules_.at(launch_.ptx.string()); }
   uint64_t instruction_budget() const;
+  ProgressSink* progress() const { return options_.progress.get(); }
   ptx::GlobalMemory& memory() { return *memory_; }
   const std::vector<std::string>& warnings() const { return warnings_; }
 

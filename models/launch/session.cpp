@@ -225,10 +225,13 @@ SessionResult Session::run() {
   ptx::RunOptions run_options;
   run_options.instruction_budget = instruction_budget();
   run_options.observer = options_.observer;
+  run_options.progress = progress();
   const ptx::Cfg cfg(*kernel_);
   ptx::FunctionalRunner runner(context, cfg, run_options);
+  if (progress()) progress()->launch_started(0, context.grid.count());
   const auto start = std::chrono::steady_clock::now();
   result.stats = runner.run();
+  if (progress()) progress()->run_finished();
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   result.buffers = image->read_buffers(launch_);

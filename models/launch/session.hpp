@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/progress.hpp"
 #include "models/launch/host_reference.hpp"
 #include "models/launch/launch.hpp"
 #include "models/ptx/ir.hpp"
@@ -29,6 +30,8 @@ struct SessionOptions {
   std::optional<ptx::OutOfBounds> out_of_bounds;
   // Branch and load overrides (herding), installed on every launch context of the run, functional or timing.
   ptx::ExecutionHooks hooks;
+  // Optional: a progress display, told as CTAs complete (functional or timing; common/progress.hpp).
+  std::shared_ptr<ProgressSink> progress;
 };
 
 struct SessionResult {
@@ -75,6 +78,7 @@ class Session {
   void verify(SessionResult& result, DeviceImage& image) const;
   // Thread-instruction budget of a run: the option, else the launch file's, else the runner's default.
   uint64_t instruction_budget() const;
+  ProgressSink* progress() const { return options_.progress.get(); }
 
   const Launch& launch() const { return launch_; }
   const ptx::Module& module() const { return *module_; }

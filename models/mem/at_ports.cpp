@@ -1,5 +1,7 @@
 #include "models/mem/at_ports.hpp"
 
+#include <algorithm>
+
 namespace simtlm::mem {
 
 using sc_core::sc_time;
@@ -20,18 +22,20 @@ Timeline::Timeline(const char* name) {
 }
 
 void Timeline::at(const sc_time& delay, std::function<void()> fn) {
-  q_.emplace(std::make_pair(sc_core::sc_time_stamp() + delay, seq_++), std::move(fn));
+  q_.push_back(Entry{sc_core::sc_time_stamp() + delay, seq_++, std::move(fn)});
+  std::push_heap(q_.begin(), q_.end(), later);
   ev_.notify(delay);  // an earlier pending notification wins, a later one is kept by run()
 }
 
 void Timeline::run() {
   const sc_time now = sc_core::sc_time_stamp();
-  while (!q_.empty() && q_.begin()->first.first <= now) {
-    auto fn = std::move(q_.begin()->second);
-    q_.erase(q_.begin());
+  while (!q_.empty() && q_.front().when <= now) {
+    std::pop_heap(q_.begin(), q_.end(), later);
+    auto fn = std::move(q_.back().fn);
+    q_.pop_back();
     fn();
   }
-  if (!q_.empty()) ev_.notify(q_.begin()->first.first - now);
+  if (!q_.empty()) ev_.notify(q_.front().when - now);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -85,12 +89,15 @@ void AtInitiatorPort::req_done() {
 }
 
 void AtInitiatorPort::deliver(Gp& p, const sc_time& t, bool send_end_resp) {
-  timeline_.at(t, [this, &p, send_end_resp] {
-    if (send_end_resp) {
-      tlm::tlm_phase ph = tlm::END_RESP;
-      sc_time z = SC_ZERO_TIME;
-      fw_(p, ph, z);
-    }
+  // Two lambdas of two pointers each rather than one with the flag: they fit std::function's own storage.
+  if (!send_end_resp) {
+    timeline_.at(t, [this, &p] { on_resp_(p); });
+    return;
+  }
+  timeline_.at(t, [this, &p] {
+    tlm::tlm_phase ph = tlm::END_RESP;
+    sc_time z = SC_ZERO_TIME;
+    fw_(p, ph, z);
     on_resp_(p);
   });
 }

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <map>
 #include <utility>
+#include <vector>
 
 // Timeline and the ports spawn their processes with sc_spawn.
 #ifndef SC_INCLUDE_DYNAMIC_PROCESSES
@@ -21,16 +21,26 @@ using Gp = tlm::tlm_generic_payload;
 using FwFn = std::function<tlm::tlm_sync_enum(Gp&, tlm::tlm_phase&, sc_core::sc_time&)>;
 using BwFn = FwFn;
 
-// Runs callbacks at future simulation times, in (time, insertion) order.
+// Runs callbacks at future simulation times, in (time, insertion) order. A binary heap in one vector: no
+// allocation per callback once it has grown (callbacks capturing at most 16 bytes are stored in place).
 class Timeline {
  public:
   explicit Timeline(const char* name);
   void at(const sc_core::sc_time& delay, std::function<void()> fn);
 
  private:
+  struct Entry {
+    sc_core::sc_time when;
+    uint64_t seq;
+    std::function<void()> fn;
+  };
+  // Heap order: the entry due first (earliest time, then earliest insertion) on top.
+  static bool later(const Entry& a, const Entry& b) {
+    return a.when != b.when ? a.when > b.when : a.seq > b.seq;
+  }
   void run();
   sc_core::sc_event ev_;
-  std::map<std::pair<sc_core::sc_time, uint64_t>, std::function<void()>> q_;
+  std::vector<Entry> q_;
   uint64_t seq_ = 0;
 };
 

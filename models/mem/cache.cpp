@@ -109,8 +109,7 @@ uint64_t Cache::write_back_dirty() {
     if (l.disabled || !l.valid || !l.dirty) continue;
     const int first = std::countr_zero(l.dirty), last = 31 - std::countl_zero(l.dirty);
     const unsigned bytes = (last - first + 1) * p_.sector_bytes;
-    Gp no_cause;
-    send_down(tlm::TLM_WRITE_COMMAND, l.line_addr + first * p_.sector_bytes, bytes, no_cause,
+    send_down(tlm::TLM_WRITE_COMMAND, l.line_addr + first * p_.sector_bytes, bytes, nullptr,
               sc_core::SC_ZERO_TIME);
     ++stats_.flush_writebacks;
     stats_.flush_bytes += bytes;
@@ -120,10 +119,11 @@ uint64_t Cache::write_back_dirty() {
   return sent;
 }
 
-void Cache::send_down(tlm::tlm_command cmd, uint64_t addr, unsigned len, const Gp& cause,
+void Cache::send_down(tlm::tlm_command cmd, uint64_t addr, unsigned len, const Gp* cause,
                       const sc_time& delay) {
   Gp& g = pool_.get(cmd, addr, len);
-  if (auto* src = cause.get_extension<RequestExt>()) *g.get_extension<RequestExt>() = *src;
+  if (const auto* src = cause ? cause->get_extension<RequestExt>() : nullptr)
+    *g.get_extension<RequestExt>() = *src;
   if (cmd == tlm::TLM_READ_COMMAND) {
     ++stats_.down_reads;
   } else {
@@ -131,7 +131,6 @@ void Cache::send_down(tlm::tlm_command cmd, uint64_t addr, unsigned len, const G
     ++writes_out_;
   }
   out_port_.send(g, delay);
-  if (cmd == tlm::TLM_READ_COMMAND) fetch_line_[&g] = addr & ~uint64_t{p_.line_bytes - 1};
   note_queues();
 }
 
@@ -140,9 +139,8 @@ void Cache::evict(Line& l) {
     // Write back the span of dirty sectors as one burst.
     const int first = std::countr_zero(l.dirty), last = 31 - std::countl_zero(l.dirty);
     ++stats_.writebacks;
-    Gp dummy;  // no cause: writebacks carry an empty RequestExt
     send_down(tlm::TLM_WRITE_COMMAND, l.line_addr + first * p_.sector_bytes,
-              (last - first + 1) * p_.sector_bytes, dummy, sc_core::SC_ZERO_TIME);
+              (last - first + 1) * p_.sector_bytes, nullptr, sc_core::SC_ZERO_TIME);
   }
   l.valid = l.dirty = 0;
 }
@@ -190,7 +188,7 @@ void Cache::respond_with_data(Gp& p, Line* l, const sc_time& delay) {
   if (p_.write_policy == WritePolicy::kWriteBackAllocate && l) {
     l->dirty |= sectors & l->valid;
   } else {
-    send_down(tlm::TLM_WRITE_COMMAND, p.get_address(), p.get_data_length(), p, done - now);
+    send_down(tlm::TLM_WRITE_COMMAND, p.get_address(), p.get_data_length(), &p, done - now);
   }
   in_port_.respond(p, done - now);
 }
@@ -239,7 +237,7 @@ bool Cache::accept_read(Gp& p, uint64_t line, uint32_t sectors) {
   m.sectors = need;
   m.waiting.push_back(&p);
   const int first = std::countr_zero(need), last = 31 - std::countl_zero(need);
-  send_down(tlm::TLM_READ_COMMAND, line + first * p_.sector_bytes, (last - first + 1) * p_.sector_bytes, p,
+  send_down(tlm::TLM_READ_COMMAND, line + first * p_.sector_bytes, (last - first + 1) * p_.sector_bytes, &p,
             bank_slot(line) + cycles(p_.clock, p_.miss_latency));
   return true;
 }
@@ -266,7 +264,7 @@ bool Cache::accept_write(Gp& p, uint64_t line, uint32_t sectors) {
       ++stats_.bypasses;
     }
   }
-  if (through || bypass) send_down(tlm::TLM_WRITE_COMMAND, p.get_address(), p.get_data_length(), p, delay);
+  if (through || bypass) send_down(tlm::TLM_WRITE_COMMAND, p.get_address(), p.get_data_length(), &p, delay);
   in_port_.respond(p, delay + cycles(p_.clock, p_.hit_latency));
   return true;
 }
@@ -278,8 +276,8 @@ void Cache::on_down_resp(Gp& g) {
     in_port_.respond(*fw->second, cycles(p_.clock, p_.fill_latency));
     forwarded_.erase(fw);
   } else {
-    const uint64_t line = fetch_line_.at(&g);
-    fetch_line_.erase(&g);
+    // Any other read of ours is a fill, which never leaves its line.
+    const uint64_t line = g.get_address() & ~uint64_t{p_.line_bytes - 1};
     auto it = mshr_.find(line);
     Mshr& m = it->second;
     ++stats_.fills;

@@ -119,7 +119,8 @@ class Cache : public sc_core::sc_module {
   Line* find(uint64_t line);
   Line* victim(uint64_t line);  // nullptr when every way of the set is disabled
   void evict(Line& l);
-  void send_down(tlm::tlm_command cmd, uint64_t addr, unsigned len, const Gp& cause,
+  // `cause`: the request whose RequestExt the new one carries (nullptr: an empty one, for writebacks).
+  void send_down(tlm::tlm_command cmd, uint64_t addr, unsigned len, const Gp* cause,
                  const sc_core::sc_time& delay);
   uint32_t sector_mask(uint64_t addr, unsigned len) const;
   sc_core::sc_time bank_slot(uint64_t line);
@@ -138,11 +139,10 @@ class Cache : public sc_core::sc_module {
   const uint32_t sets_;
   const uint64_t set_stride_;  // bytes between lines of consecutive sets: the line times the slices
   // Mutable state.
-  std::vector<Line> lines_;                       // set-major: lines_[set * assoc + way]
-  std::unordered_map<uint64_t, Mshr> mshr_;       // by line address
-  std::unordered_map<Gp*, uint64_t> fetch_line_;  // our fill payload -> line address
-  std::unordered_map<Gp*, Gp*> forwarded_;        // our pass-through atomic -> the request it carries
-  sc_core::sc_time atomic_issue_free_;            // the atomic unit's next issue slot
+  std::vector<Line> lines_;                  // set-major: lines_[set * assoc + way]
+  std::unordered_map<uint64_t, Mshr> mshr_;  // by line address
+  std::unordered_map<Gp*, Gp*> forwarded_;   // our pass-through atomic -> the request it carries
+  sc_core::sc_time atomic_issue_free_;       // the atomic unit's next issue slot
   std::unordered_map<uint64_t, sc_core::sc_time> word_free_;  // word -> its last read-modify-write's end
   sc_core::sc_event idle_event_;
   std::vector<sc_core::sc_time> bank_free_;

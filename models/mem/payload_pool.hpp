@@ -4,7 +4,6 @@
 // copy data from being handed a null pointer.
 #include <memory>
 #include <tlm>
-#include <unordered_map>
 #include <vector>
 
 #include "models/mem/request_ext.hpp"
@@ -18,24 +17,27 @@ class PayloadPool : public tlm::tlm_mm_interface {
   PayloadPool(const PayloadPool&) = delete;
   PayloadPool& operator=(const PayloadPool&) = delete;
 
-  // Returns a payload with reference count 1, a zeroed RequestExt, the given command/address/length and
+  // Returns a payload with reference count 1, a cleared RequestExt, the given command/address/length and
   // response status TLM_INCOMPLETE_RESPONSE. Call release() when done.
   tlm::tlm_generic_payload& get(tlm::tlm_command cmd, uint64_t addr, unsigned len);
   void free(tlm::tlm_generic_payload* p) override;
+  // A number below allocated() that stays with a payload of this pool for its whole life, so an owner can
+  // keep per-request state in a vector instead of a map keyed by the payload.
+  static uint32_t index(const tlm::tlm_generic_payload& p) { return static_cast<const Slot&>(p).index; }
 
   size_t allocated() const { return all_.size(); }
   size_t in_use() const { return all_.size() - free_.size(); }
 
  private:
-  struct Slot {
-    tlm::tlm_generic_payload gp;
+  // Every payload of the pool is a Slot, so free() and index() find their slot without a lookup.
+  struct Slot : tlm::tlm_generic_payload {
     std::vector<unsigned char> data;
     RequestExt* ext = nullptr;
+    uint32_t index = 0;
   };
   unsigned scratch_bytes_;
   std::vector<std::unique_ptr<Slot>> all_;
   std::vector<Slot*> free_;
-  std::unordered_map<const tlm::tlm_generic_payload*, Slot*> slot_of_;
 };
 
 }  // namespace simtlm::mem

@@ -19,6 +19,13 @@ struct RequestExt : tlm::tlm_extension<RequestExt> {
   std::vector<AtomicTarget> atomics;  // empty: not an atomic; otherwise distinct words, in lane order
 
   bool is_atomic() const { return !atomics.empty(); }
+  // As a fresh extension, but the atomic targets keep their capacity (a pooled payload allocates once).
+  void clear() {
+    std::vector<AtomicTarget> keep = std::move(atomics);
+    keep.clear();
+    *this = RequestExt{};
+    atomics = std::move(keep);
+  }
   tlm::tlm_extension_base* clone() const override { return new RequestExt(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {
     *this = static_cast<const RequestExt&>(other);

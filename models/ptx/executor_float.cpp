@@ -110,6 +110,27 @@ void run_float(Ctx& c) {
     if (sat) r = (std::isnan(r) || r <= T(0)) ? T(0) : (r > T(1) ? T(1) : r);  // NaN and -0 give +0
     return to_bits(r);
   };
+  // Round to nearest with neither .ftz nor .sat (nearly every instruction of the workloads): the host's
+  // default mode computes the same bits without barriers, in a loop the compiler may vectorize.
+  const bool directed = in.rnd != Rounding::none && in.rnd != Rounding::rn && in.rnd != Rounding::rni;
+  if (!ftz && !sat && !directed) {
+    auto plain = [&](auto&& f) { for_lanes(c.active, [&](unsigned l) { out[l] = to_bits(f(l)); }); };
+    switch (in.op) {
+      case Op::add:
+        return plain([&](unsigned l) { return from_bits<T>(a[l]) + from_bits<T>(b[l]); });
+      case Op::sub:
+        return plain([&](unsigned l) { return from_bits<T>(a[l]) - from_bits<T>(b[l]); });
+      case Op::mul:
+        return plain([&](unsigned l) { return from_bits<T>(a[l]) * from_bits<T>(b[l]); });
+      case Op::fma:
+      case Op::mad:
+        return plain([&](unsigned l) {
+          return std::fma(from_bits<T>(a[l]), from_bits<T>(b[l]), from_bits<T>(cc[l]));
+        });
+      default:
+        break;
+    }
+  }
   // A directed rounding mode applies to the whole loop; the opaque() barriers keep each operation inside it.
   RoundingScope scope(in.rnd);
   auto each = [&](auto&& f) { for_lanes(c.active, [&](unsigned l) { out[l] = finish(opaque(f(l))); }); };

@@ -84,7 +84,10 @@ class GridRunner {
     warps_.resize(nwarps);
     for (Warp& w : warps_) w.stack.reserve(16);
     const uint64_t ctas = launch_.grid.count();
-    for (uint64_t id = 0; id < ctas; ++id) run_cta(id, threads);
+    for (uint64_t id = 0; id < ctas; ++id) {
+      run_cta(id, threads);
+      if (options_.progress) options_.progress->cta_done(id + 1, ctas, stats_.thread_instructions, 0);
+    }
     for (uint32_t pc = 0; pc < code_.size(); ++pc) {
       if (branch_stats_[pc].executed) stats_.per_branch[pc] = branch_stats_[pc];
     }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/progress.hpp"
 #include "models/ptx/cfg.hpp"
 #include "models/ptx/functional.hpp"
 
@@ -24,6 +25,8 @@ struct RunOptions {
   // backward branch, so warps spinning on each other make progress (docs/functional-model.md).
   uint64_t warp_quantum = 10'000;
   WarpObserver observer{};  // optional
+  // Optional: told after every CTA (a progress line).
+  ProgressSink* progress = nullptr;
 };
 
 struct BranchStats {

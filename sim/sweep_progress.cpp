@@ -1,0 +1,54 @@
+#include "sim/sweep_progress.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+namespace simtlm::sim {
+
+std::string clock_text(double seconds) {
+  const long s = seconds < 0 ? 0 : long(seconds + 0.5);
+  if (s >= 3600) return fmt::format("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60);
+  return fmt::format("{}:{:02}", s / 60, s % 60);
+}
+
+SweepProgress::SweepProgress(ProgressMode mode, std::FILE* out)
+    : out_(out), start_(std::chrono::steady_clock::now()), last_(start_) {
+  terminal_ = isatty(fileno(out)) != 0;
+  active_ = mode == ProgressMode::forced || (mode == ProgressMode::automatic && terminal_);
+}
+
+std::string SweepProgress::line(const SweepTally& t, double elapsed) {
+  std::string text = fmt::format("sweep: {}/{} done, {} failed, {} running; {} elapsed", t.done, t.total,
+                                 t.failed, t.running, clock_text(elapsed));
+  const size_t finished = t.done + t.failed;
+  // The jobs finished so far set the pace; with none finished there is nothing to go by.
+  if (finished > 0 && finished < t.total)
+    text += ", ~" + clock_text(elapsed / double(finished) * double(t.total - finished)) + " left";
+  if (!t.note.empty()) text += "; " + t.note;
+  return text;
+}
+
+void SweepProgress::update(const SweepTally& tally, bool force) {
+  if (!active_) return;
+  const auto now = std::chrono::steady_clock::now();
+  const double since = std::chrono::duration<double>(now - last_).count();
+  if (!force && printed_ && since < (terminal_ ? 0.5 : 5.0)) return;
+  last_ = now;
+  printed_ = true;
+  const std::string text = line(tally, std::chrono::duration<double>(now - start_).count());
+  if (terminal_) {
+    fmt::print(out_, "\r\033[K{}", text);
+  } else {
+    fmt::print(out_, "{}\n", text);
+  }
+  std::fflush(out_);
+}
+
+void SweepProgress::finish(const SweepTally& tally) {
+  if (!active_) return;
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  fmt::print(out_, "{}{}\n", terminal_ ? "\r\033[K" : "", line(tally, elapsed));
+  std::fflush(out_);
+}
+
+}  // namespace simtlm::sim
