@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "models/launch/launch.hpp"
 #include "sim/sweep_file.hpp"
 #include "testbenches/sweep/sweep_fixture.hpp"
 
@@ -186,6 +187,29 @@ TEST_F(SweepFile, GlobCharactersInTheRootAreText) {
   const auto spec = load_sweep_file(odd / "s.yaml");
   ASSERT_EQ(spec.axes.at("launch").size(), 1u);
   EXPECT_EQ(spec.axes.at("launch")[0].name, "single_loop");
+}
+
+TEST(LaunchSet, ReplacesTopLevelKeysBeforeTheFileIsRead) {
+  const fs::path file = fs::path(SIMTLM_SOURCE_DIR) / "workloads/single_loop/single_loop.yaml";
+  const launch::Launch plain = launch::load_launch(file);
+  const launch::Launch set = launch::load_launch(file, {"seed=9", "params=[out, 3]", "grid=[2, 1, 1]"});
+  EXPECT_EQ(plain.seed, 1u);
+  EXPECT_EQ(set.seed, 9u);
+  EXPECT_EQ(set.grid.x, 2u);
+  ASSERT_EQ(set.params.size(), 2u);
+  EXPECT_EQ(set.params[1].integer, 3);
+  EXPECT_EQ(set.ptx, plain.ptx) << "paths stay relative to the file";
+  auto error = [&](const std::string& text) -> std::string {
+    try {
+      launch::load_launch(file, {text});
+    } catch (const launch::LaunchError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(error("seed").find("--launch-set seed: expected KEY=VALUE"), std::string::npos) << error("seed");
+  EXPECT_NE(error("params=[out, 3").find("the value is not YAML"), std::string::npos);
+  EXPECT_NE(error("colour=red").find("unknown key"), std::string::npos) << error("colour=red");
 }
 
 TEST_F(SweepFile, AnInvalidConfigurationIsRefusedWithItsOwnError) {
