@@ -31,11 +31,6 @@ void install_stop_handlers() {
   std::signal(SIGXFSZ, SIG_IGN);
 }
 
-sim::ProgressMode progress_mode(const SweepArgs& args) {
-  if (args.quiet) return sim::ProgressMode::quiet;
-  return args.progress ? sim::ProgressMode::forced : sim::ProgressMode::automatic;
-}
-
 }  // namespace
 
 int sweep_command(const SweepArgs& args) {
@@ -67,7 +62,7 @@ int sweep_command(const SweepArgs& args) {
     fmt::print(stderr, "sweep {}: {} jobs ({} distinct), {} to run, into {}\n", args.sweep_file.string(),
                plan.size(), distinct, pending.size(), dir.string());
   }
-  sim::SweepProgress progress(progress_mode(args));
+  sim::SweepProgress progress(sim::progress_style(args.progress, args.quiet));
   if (args.backend == "slurm") {
     sim::SlurmOptions options;
     options.partition = args.partition;

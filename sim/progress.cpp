@@ -46,14 +46,14 @@ std::string si(uint64_t n) {
   return fmt::format("{:.2f}G", double(n) / 1e9);
 }
 
-std::string duration(double seconds) {
+}  // namespace
+
+std::string duration_text(double seconds) {
   if (seconds < 60) return fmt::format("{:.1f} s", seconds);
   const auto s = static_cast<uint64_t>(seconds);
   if (s < 3600) return fmt::format("{}m{:02}s", s / 60, s % 60);
   return fmt::format("{}h{:02}m", s / 3600, s / 60 % 60);
 }
-
-}  // namespace
 
 ProgressStyle progress_style(bool force, bool quiet) {
   if (quiet) return ProgressStyle::off;
@@ -74,7 +74,7 @@ std::string progress_text(const ProgressState& s) {
   }
   const double launch_fraction = s.total ? double(s.done) / double(s.total) : 0.0;
   text += fmt::format("CTAs {}/{} ({:.1f}%), {} elapsed, ", s.done, s.total, 100.0 * launch_fraction,
-                      duration(s.elapsed));
+                      duration_text(s.elapsed));
   // The fraction of the whole run: launches of a sequence count alike, as nothing tells their sizes ahead.
   const double fraction =
       s.launches && *s.launches ? (double(s.launch) + launch_fraction) / double(*s.launches) : 0.0;
@@ -83,7 +83,7 @@ std::string progress_text(const ProgressState& s) {
   } else if (fraction <= 0) {
     text += "? left";
   } else {
-    text += fmt::format("~{} left", duration(s.elapsed * (1 - fraction) / fraction));
+    text += fmt::format("~{} left", duration_text(s.elapsed * (1 - fraction) / fraction));
   }
   // Counts last: a narrow terminal cuts the line's end.
   text += fmt::format(", {} thread instr", si(s.thread_instructions));

@@ -23,6 +23,9 @@ enum class ProgressStyle {
 // --quiet wins; otherwise a terminal on stderr gets the line, and --progress forces plain lines elsewhere.
 ProgressStyle progress_style(bool force, bool quiet);
 
+// A wall time for a person: "4.2 s", "2m05s", "1h02m" (the run's and the sweep's progress lines).
+std::string duration_text(double seconds);
+
 // How many kernels a launch file launches, when that is known before running: 1 for a single launch; for a
 // sequence, unless a `loop` step (whose count depends on device data) is in it.
 std::optional<uint64_t> planned_launches(const launch::Launch& launch);

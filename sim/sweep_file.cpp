@@ -135,6 +135,13 @@ void check_launch(const Reader& r, const YAML::Node& at, const std::string& key,
   }
 }
 
+void check_sets(const Reader& r, const YAML::Node& at, const std::string& key,
+                const std::vector<std::string>& sets) {
+  for (const std::string& s : sets)
+    if (s.find('=') == std::string::npos || s.front() == '=')
+      r.fail(at, key, "'" + s + "' is not path=value");
+}
+
 void read_common(const Reader& r, const YAML::Node& node, const std::string& key, AxisValue& v) {
   if (const YAML::Node n = node["name"]) v.name = r.scalar(n, key + ".name");
   if (const YAML::Node n = node["args"]) {
@@ -236,9 +243,7 @@ std::vector<AxisValue> read_configs(const Reader& r, const YAML::Node& list, con
       if (!item["file"]) r.fail(item, key, "a configuration needs file:");
       read_common(r, item, key, v);
       if (const YAML::Node set = item["set"]) v.sets = r.strings(set, key + ".set");
-      for (const std::string& s : v.sets)
-        if (s.find('=') == std::string::npos || s.front() == '=')
-          r.fail(item, key, "'" + s + "' is not path=value");
+      check_sets(r, item, key, v.sets);
     }
     // Not an assignment to a Node: yaml-cpp would write the value into the node it refers to.
     const YAML::Node file = item.IsScalar() ? item : item["file"];
@@ -281,9 +286,7 @@ std::vector<AxisValue> read_set_values(const Reader& r, const YAML::Node& list, 
         }
       }
     }
-    for (const std::string& s : v.sets)
-      if (s.find('=') == std::string::npos || s.front() == '=')
-        r.fail(item, key, "'" + s + "' is not path=value");
+    check_sets(r, item, key, v.sets);
     out.push_back(std::move(v));
   }
   return out;

@@ -1,29 +1,21 @@
 #include "sim/sweep_progress.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
-
 namespace simtlm::sim {
 
-std::string clock_text(double seconds) {
-  const long s = seconds < 0 ? 0 : long(seconds + 0.5);
-  if (s >= 3600) return fmt::format("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60);
-  return fmt::format("{}:{:02}", s / 60, s % 60);
-}
-
-SweepProgress::SweepProgress(ProgressMode mode, std::FILE* out)
+SweepProgress::SweepProgress(ProgressStyle style, std::FILE* out)
     : out_(out), start_(std::chrono::steady_clock::now()), last_(start_) {
-  terminal_ = isatty(fileno(out)) != 0;
-  active_ = mode == ProgressMode::forced || (mode == ProgressMode::automatic && terminal_);
+  active_ = style != ProgressStyle::off;
+  terminal_ = style == ProgressStyle::terminal;
 }
 
 std::string SweepProgress::line(const SweepTally& t, double elapsed) {
   std::string text = fmt::format("sweep: {}/{} done, {} failed, {} running; {} elapsed", t.done, t.total,
-                                 t.failed, t.running, clock_text(elapsed));
+                                 t.failed, t.running, duration_text(elapsed));
   const size_t finished = t.done + t.failed;
   // The jobs finished so far set the pace; with none finished there is nothing to go by.
   if (finished > 0 && finished < t.total)
-    text += ", ~" + clock_text(elapsed / double(finished) * double(t.total - finished)) + " left";
+    text += ", ~" + duration_text(elapsed / double(finished) * double(t.total - finished)) + " left";
   if (!t.note.empty()) text += "; " + t.note;
   return text;
 }

@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <string>
 
-namespace simtlm::sim {
+#include "sim/progress.hpp"
 
-enum class ProgressMode { automatic, forced, quiet };
+namespace simtlm::sim {
 
 struct SweepTally {
   size_t total = 0;   // jobs this run has to run
@@ -21,24 +21,22 @@ struct SweepTally {
 
 class SweepProgress {
  public:
-  SweepProgress(ProgressMode mode, std::FILE* out = stderr);
+  // The style as for `simtlm run` (progress_style(--progress, --quiet)).
+  explicit SweepProgress(ProgressStyle style, std::FILE* out = stderr);
   // Prints when enough time has passed since the last line (or `force`).
   void update(const SweepTally& tally, bool force = false);
   // The last line, ended with a newline.
   void finish(const SweepTally& tally);
   bool active() const { return active_; }
-  // "12/64 done, 1 failed, 2 running; 0:42 elapsed, ~3:10 left"
+  // "12/64 done, 1 failed, 2 running; 42.0 s elapsed, ~3m10s left"
   static std::string line(const SweepTally& tally, double elapsed_seconds);
 
  private:
   std::FILE* out_;
   bool active_ = false;
-  bool terminal_ = false;
+  bool terminal_ = false;  // rewritten in place; else plain lines
   bool printed_ = false;
   std::chrono::steady_clock::time_point start_, last_;
 };
-
-// "1:02:03" or "4:05".
-std::string clock_text(double seconds);
 
 }  // namespace simtlm::sim

@@ -1,5 +1,6 @@
 // setp, selp and slct for integer, bit and float types.
 #include <cmath>
+#include <type_traits>
 
 #include "models/ptx/executor_internal.hpp"
 #include "models/ptx/float_ops.hpp"
@@ -8,40 +9,83 @@ namespace simtlm::ptx::exec {
 namespace {
 
 // Ordered compares are false when either operand is NaN; the u forms are true then.
-bool compare_float(Cmp cmp, double a, double b) {
-  bool unordered = std::isnan(a) || std::isnan(b);
-  switch (cmp) {
+// PTX's float comparisons, written once with the IEEE operators (false on NaN except !=, hence the negated
+// forms for the unordered ones); the comparison is a template argument so that a warp's loop picks it once.
+template <Cmp C, class T>
+bool compare_as(T a, T b) {
+  switch (C) {
     case Cmp::eq:
-      return !unordered && a == b;
+      return a == b;
     case Cmp::ne:
-      return !unordered && a != b;
+      return a < b || a > b;
     case Cmp::lt:
-      return !unordered && a < b;
+      return a < b;
     case Cmp::le:
-      return !unordered && a <= b;
+      return a <= b;
     case Cmp::gt:
-      return !unordered && a > b;
+      return a > b;
     case Cmp::ge:
-      return !unordered && a >= b;
+      return a >= b;
     case Cmp::equ:
-      return unordered || a == b;
+      return !(a < b || a > b);
     case Cmp::neu:
-      return unordered || a != b;
+      return !(a == b);
     case Cmp::ltu:
-      return unordered || a < b;
+      return !(a >= b);
     case Cmp::leu:
-      return unordered || a <= b;
+      return !(a > b);
     case Cmp::gtu:
-      return unordered || a > b;
+      return !(a <= b);
     case Cmp::geu:
-      return unordered || a >= b;
+      return !(a < b);
     case Cmp::num:
-      return !unordered;
+      return a == a && b == b;
     case Cmp::nan:
-      return unordered;
+      return !(a == a && b == b);
     default:
       return false;
   }
+}
+
+// Calls f(std::integral_constant<Cmp, cmp>{}) for the runtime comparison `cmp`.
+template <class F>
+decltype(auto) with_cmp(Cmp cmp, F&& f) {
+  switch (cmp) {
+    case Cmp::eq:
+      return f(std::integral_constant<Cmp, Cmp::eq>{});
+    case Cmp::ne:
+      return f(std::integral_constant<Cmp, Cmp::ne>{});
+    case Cmp::lt:
+      return f(std::integral_constant<Cmp, Cmp::lt>{});
+    case Cmp::le:
+      return f(std::integral_constant<Cmp, Cmp::le>{});
+    case Cmp::gt:
+      return f(std::integral_constant<Cmp, Cmp::gt>{});
+    case Cmp::ge:
+      return f(std::integral_constant<Cmp, Cmp::ge>{});
+    case Cmp::equ:
+      return f(std::integral_constant<Cmp, Cmp::equ>{});
+    case Cmp::neu:
+      return f(std::integral_constant<Cmp, Cmp::neu>{});
+    case Cmp::ltu:
+      return f(std::integral_constant<Cmp, Cmp::ltu>{});
+    case Cmp::leu:
+      return f(std::integral_constant<Cmp, Cmp::leu>{});
+    case Cmp::gtu:
+      return f(std::integral_constant<Cmp, Cmp::gtu>{});
+    case Cmp::geu:
+      return f(std::integral_constant<Cmp, Cmp::geu>{});
+    case Cmp::num:
+      return f(std::integral_constant<Cmp, Cmp::num>{});
+    case Cmp::nan:
+      return f(std::integral_constant<Cmp, Cmp::nan>{});
+    default:  // the integer comparisons: compare_as() answers false, as before
+      return f(std::integral_constant<Cmp, Cmp::lo>{});
+  }
+}
+
+bool compare_float(Cmp cmp, double a, double b) {
+  return with_cmp(cmp, [&](auto c) { return compare_as<decltype(c)::value>(a, b); });
 }
 
 // Reads a float operand as double (exact); f32 honours .ftz. f16/bf16 compare through their exact values.
@@ -76,54 +120,19 @@ bool combine(BoolOp op, bool x, bool c) {
   return x;
 }
 
-// f32 (without .ftz) and f64 compares with the comparison picked once per warp instruction; the same results
-// as compare_float(), written with the IEEE operators (false on NaN except !=, hence the negated forms).
+// f32 (without .ftz) and f64 compares in their own type (exact, as in double) with the comparison picked
+// once per warp instruction.
 template <class T, class Run>
 void float_setp(Cmp cmp, const uint64_t* a, const uint64_t* b, Run& run) {
-  auto x = [&](unsigned l) {
+  auto value = [](uint64_t bits) {
     if constexpr (sizeof(T) == 4)
-      return f32_of(a[l]);
+      return f32_of(bits);
     else
-      return f64_of(a[l]);
+      return f64_of(bits);
   };
-  auto y = [&](unsigned l) {
-    if constexpr (sizeof(T) == 4)
-      return f32_of(b[l]);
-    else
-      return f64_of(b[l]);
-  };
-  switch (cmp) {
-    case Cmp::eq:
-      return run([&](unsigned l) { return x(l) == y(l); });
-    case Cmp::ne:
-      return run([&](unsigned l) { return x(l) < y(l) || x(l) > y(l); });
-    case Cmp::lt:
-      return run([&](unsigned l) { return x(l) < y(l); });
-    case Cmp::le:
-      return run([&](unsigned l) { return x(l) <= y(l); });
-    case Cmp::gt:
-      return run([&](unsigned l) { return x(l) > y(l); });
-    case Cmp::ge:
-      return run([&](unsigned l) { return x(l) >= y(l); });
-    case Cmp::equ:
-      return run([&](unsigned l) { return !(x(l) < y(l) || x(l) > y(l)); });
-    case Cmp::neu:
-      return run([&](unsigned l) { return !(x(l) == y(l)); });
-    case Cmp::ltu:
-      return run([&](unsigned l) { return !(x(l) >= y(l)); });
-    case Cmp::leu:
-      return run([&](unsigned l) { return !(x(l) > y(l)); });
-    case Cmp::gtu:
-      return run([&](unsigned l) { return !(x(l) <= y(l)); });
-    case Cmp::geu:
-      return run([&](unsigned l) { return !(x(l) < y(l)); });
-    case Cmp::num:
-      return run([&](unsigned l) { return x(l) == x(l) && y(l) == y(l); });
-    case Cmp::nan:
-      return run([&](unsigned l) { return !(x(l) == x(l) && y(l) == y(l)); });
-    default:
-      return run([](unsigned) { return false; });
-  }
+  with_cmp(cmp, [&](auto c) {
+    run([&](unsigned l) { return compare_as<decltype(c)::value>(value(a[l]), value(b[l])); });
+  });
 }
 
 void exec_setp(Ctx& c) {

@@ -98,7 +98,7 @@ class SlurmFake : public SweepTest {
     return jobs;
   }
   std::string error_of(const sim::SlurmOptions& options) {
-    sim::SweepProgress progress(sim::ProgressMode::quiet);
+    sim::SweepProgress progress(sim::ProgressStyle::off);
     try {
       sim::run_on_slurm(dir_ / "sweep", two_jobs(), options, progress);
     } catch (const SlurmError& e) {
@@ -142,7 +142,7 @@ TEST_F(SlurmFake, TimedOutTaskLeavesSlurmStatuses) {
   sim::SlurmOptions options;
   options.chunk = 2;
   options.time = "5";
-  sim::SweepProgress progress(sim::ProgressMode::quiet);
+  sim::SweepProgress progress(sim::ProgressStyle::off);
   const sim::SweepTally tally = sim::run_on_slurm(dir_ / "sweep", two_jobs(), options, progress);
   EXPECT_EQ(tally.total, 2u);
   EXPECT_EQ(tally.done, 0u);
@@ -165,7 +165,7 @@ TEST_F(SlurmFake, QueuedArrayNeedsResume) {
   fake("sbatch", "echo 42");
   fake("squeue", "exit 0");
   fake("scontrol", "echo 'JobId=42 ArrayJobId=42 ArrayTaskId=0-1 JobState=COMPLETED ExitCode=0:0'");
-  sim::SweepProgress progress(sim::ProgressMode::quiet);
+  sim::SweepProgress progress(sim::ProgressStyle::off);
   sim::run_on_slurm(dir_ / "sweep", two_jobs(), {}, progress);
   // Array 42 now shows as running: a second sweep must not submit the same jobs beside it.
   fake("squeue", "echo '0 RUNNING'; echo '1 PENDING'");
