@@ -143,7 +143,24 @@ inline config::ParamRows sm_rows() {
        64,
        {},
        "cycles per warp the compactor emits after a CTA-wide branch or reconvergence point"},
-      {"lsu.segment_bytes", K::choice, "128", 0, 0, {"32", "64", "128"}, "coalescing segment size"},
+      {"lsu.segment_bytes",
+       K::choice,
+       "128",
+       0,
+       0,
+       {"32", "64", "128"},
+       "coalescing segment size (the sectors rule's)"},
+      {"lsu.coalescing",
+       K::choice,
+       "sectors",
+       0,
+       0,
+       {"sectors", "compute13"},
+       "how a warp's global and local addresses become requests: sectors = one request per "
+       "`lsu.segment_bytes` segment the warp touches, carrying the 32-byte sectors its lanes touch; "
+       "compute13 = the CUDA compute capability 1.2/1.3 rule: per half-warp, the segment of the lowest "
+       "pending lane (32 B for 1-byte words, 64 B for 2-byte, 128 B for wider) halved while the lanes it "
+       "serves fit in its lower or upper half, moved whole, repeated until every lane is served"},
       {"lsu.shared_latency", K::unsigned_int, "20", 1, 1000, {}, "shared-memory access latency, cycles"},
       {"lsu.shared_banks", K::unsigned_int, "32", 1, 64, {}, "shared-memory banks (4-byte wide)"},
   };

@@ -53,10 +53,12 @@ launch::SessionOptions run_session_options(const RunArgs& args, bool capture_pri
 
 namespace {
 
-void write_stats(const Session& session, const SessionResult& result, const fs::path& dir) {
+void write_stats(const Session& session, const SessionResult& result, const fs::path& dir,
+                 const PreparedRun* prepared = nullptr) {
   nlohmann::json doc = launch::stats_json(session.launch(), session.module(), session.kernel(), result.stats,
                                           result.wall_seconds);
   launch::add_diagnostics(doc, result, false, session.launch().path.string());
+  if (prepared) prepared->add_herding_stats(doc);
   write_stats_file(dir, doc);
 }
 
@@ -88,20 +90,27 @@ int run_command(const RunArgs& args) {
     return run_timing_command(args);
   }
   if (!args.config.empty()) check_machine_config(args.config);
-  if (!args.overrides.empty() || !args.trace_vcd.empty() || !args.trace_warps.empty() || !args.rtl.empty() ||
-      args.rtl_check) {
+  if (!args.overrides.empty() || !args.trace_vcd.empty() || !args.trace_warps.empty()) {
     throw std::runtime_error(
-        "--set, --trace-vcd, --trace-warps, --rtl and --rtl-check need the timing model (--config or --mode "
-        "timing)");
+        "--set, --trace-vcd and --trace-warps need the timing model (--config or --mode timing)");
   }
   if (launch::load_launch(args.launch, args.launch_sets).is_sequence()) return run_sequence_command(args);
-  Session session(launch::load_launch(args.launch, args.launch_sets), run_session_options(args, false));
+  PreparedRun prepared = prepare_run(args, false);
+  // Functionally, only the herding units (majority, popular_block) can run as RTL.
+  const hw::UnitSelection units = rtl_selection(args.rtl, args.rtl_check);
+  if (units.any_rtl() && (!prepared.herding || units.rtl_permutation || units.rtl_compactor)) {
+    throw std::runtime_error(
+        "--rtl and --rtl-check need the timing model (--config or --mode timing), except --rtl majority and "
+        "--rtl popular_block in a herded run");
+  }
+  Session session(std::move(prepared.launch), prepared.options);
+  prepared.check_herding(session);
   const fs::path dir = output_dir(args);
   launch::OutputSet outputs(dir);
   const SessionResult result = run_naming_launch(args, session);
   outputs.write_and_commit([&](const fs::path& staging) {
     launch::write_outputs(session.launch(), result.buffers, staging, {});
-    write_stats(session, result, staging);
+    write_stats(session, result, staging, &prepared);
   });
   if (!args.quiet) {
     const auto& s = result.stats;
@@ -265,7 +274,8 @@ int demo_command(const DemoArgs& args) {
   for (const auto& r : rows) timing_inputs.push_back({r.file, r.workload, r.sha256});
   const bool timing_ok = print_timing_table(timing_inputs, args.config);
   const bool compaction_ok = print_compaction_table(args.workloads, args.config);
-  return all_ok && timing_ok && compaction_ok ? 0 : 1;
+  const bool herding_ok = print_herding_table(args.workloads, args.config);
+  return all_ok && timing_ok && compaction_ok && herding_ok ? 0 : 1;
 }
 
 }  // namespace simtlm::cli

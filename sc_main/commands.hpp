@@ -4,13 +4,17 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
-namespace simtlm::launch {
-struct SessionOptions;
+namespace CLI {
+class App;
 }
+
+#include "models/launch/session.hpp"
+#include "sim/herding_run.hpp"
 
 namespace simtlm::cli {
 
@@ -33,7 +37,26 @@ struct RunArgs {
   bool quiet = false;
   // --progress: the progress line on stderr even when it is no terminal.
   bool progress = false;
+  sim::HerdingCli herding;  // --herd-* (docs/herding.md)
 };
+// `herd-safety` and `herd-profile` (sc_main/herd_commands.cpp): `action` is set to the parsed command's run.
+void add_herd_commands(CLI::App& app, std::function<int()>& action);
+// The --herd-* options of run and compare (sc_main/herding_options.cpp).
+void add_herding_options(CLI::App& command, sim::HerdingCli& herding);
+
+// A run's launch file and session options with its herding (if any) installed.
+struct PreparedRun {
+  launch::Launch launch;
+  launch::SessionOptions options;
+  std::unique_ptr<sim::HerdingRun> herding;
+  // Refuses herding sites that do not fit the session's kernels (sim::HerdingRun::check).
+  void check_herding(const launch::Session& session) const;
+  // doc["herding"]: the hooks' statistics, when the run herds.
+  void add_herding_stats(nlohmann::json& doc) const;
+};
+PreparedRun prepare_run(const RunArgs& args, bool capture_printf);
+// --rtl / --rtl-check as a unit selection (none when neither is given).
+hw::UnitSelection rtl_selection(const std::string& rtl, bool rtl_check);
 int run_command(const RunArgs& args);
 // Session options of a run: the budget, the host references, --out-of-bounds and the progress line.
 launch::SessionOptions run_session_options(const RunArgs& args, bool capture_printf);
@@ -63,6 +86,9 @@ bool print_timing_table(const std::vector<DemoTimingInput>& inputs, const std::f
 // The demo's third table: compaction under TBC and lane permutations for a few kernels
 // (sc_main/demo_compaction.cpp). Returns false when a run failed.
 bool print_compaction_table(const std::filesystem::path& workloads, const std::filesystem::path& config);
+// The demo's fourth table: branch and data herding on three kernels (sc_main/demo_herding.cpp). Returns false
+// when a run failed.
+bool print_herding_table(const std::filesystem::path& workloads, const std::filesystem::path& config);
 
 struct CompareArgs {
   std::filesystem::path launch;
@@ -76,7 +102,11 @@ struct CompareArgs {
   bool rtl_check = false;
   std::vector<std::string> launch_sets;  // --launch-set key=YAML, as for run
   bool quiet = false;
+  bool herding_mode = false;  // --herding: exact against herded instead of the compaction mechanisms
+  sim::HerdingCli herding;
 };
+// `simtlm compare --herding` (sc_main/herding_compare_command.cpp).
+int herding_compare_command(const CompareArgs& args);
 // `simtlm compare` (sc_main/compare_command.cpp).
 int compare_command(const CompareArgs& args);
 

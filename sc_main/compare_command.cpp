@@ -23,6 +23,7 @@ std::string rate(const hw::MechanismCounts& c) {
 }  // namespace
 
 int compare_command(const CompareArgs& args) {
+  if (args.herding_mode || args.herding.given()) return herding_compare_command(args);
   studies::CompareRequest request;
   request.launch = args.launch;
   request.permutations = studies::parse_permutation_list(args.permutations);

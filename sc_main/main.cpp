@@ -65,6 +65,7 @@ extern "C" int sc_main(int argc, char* argv[]) {
   run_cmd->add_flag("--progress", run.progress,
                     "Show the progress line on stderr even when it is not a terminal, as plain lines (on a "
                     "terminal it is always shown)");
+  simtlm::cli::add_herding_options(*run_cmd, run.herding);
 
   simtlm::cli::DemoArgs demo;
   CLI::App* demo_cmd =
@@ -102,6 +103,11 @@ extern "C" int sc_main(int argc, char* argv[]) {
   compare_cmd->add_option("--launch-set", compare.launch_sets,
                           "Replace a top-level key of the launch file (as for run; repeatable)");
   compare_cmd->add_flag("--quiet", compare.quiet, "Print nothing but errors");
+  compare_cmd->add_flag(
+      "--herding", compare.herding_mode,
+      "Compare the exact run with the herded one (the launch file's herding: section and the "
+      "--herd-* options): output quality per buffer, PNG images, speed-up with --config");
+  simtlm::cli::add_herding_options(*compare_cmd, compare.herding);
   compare_cmd->add_flag("--rtl-check", compare.rtl_check,
                         "Run the C++ models and the RTL of the --rtl units side by side; stop at the first "
                         "disagreement with a report");
@@ -161,6 +167,9 @@ extern "C" int sc_main(int argc, char* argv[]) {
   // Hidden: prints docs/stats-schema.md, generated from the statistics declarations (scripts/gen-stats-doc).
   CLI::App* stats_schema_cmd = app.add_subcommand("stats-schema", "Print docs/stats-schema.md")->group("");
 
+  std::function<int()> herd_action;
+  simtlm::cli::add_herd_commands(app, herd_action);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -181,6 +190,7 @@ extern "C" int sc_main(int argc, char* argv[]) {
     if (*sweep_cmd) return simtlm::cli::sweep_command(sweep);
     if (*sweep_task_cmd) return simtlm::cli::sweep_task_command(sweep_task);
     if (*config_cmd) return simtlm::cli::config_command(config_file, config_markdown);
+    if (herd_action) return herd_action();
     if (*stats_schema_cmd) {
       std::cout << simtlm::hw::stats_schema_markdown();
       return 0;

@@ -34,16 +34,28 @@ void report(const RunArgs& args, const launch::SessionResult& result, const fs::
   print_failures(args, result);
 }
 
+// The sites must fit a kernel of the sequence's module.
+void check_sequence_herding(const PreparedRun& prepared, const launch::SequenceSession& session) {
+  if (!prepared.herding) return;
+  std::vector<const ptx::Function*> kernels;
+  for (const ptx::Function& f : session.module().functions) {
+    if (f.is_entry) kernels.push_back(&f);
+  }
+  prepared.herding->check(session.launch(), session.module(), kernels);
+}
+
 }  // namespace
 
 int run_sequence_command(const RunArgs& args) {
-  launch::SequenceSession session(launch::load_launch(args.launch, args.launch_sets),
-                                  run_session_options(args, false));
+  PreparedRun prepared = prepare_run(args, false);
+  launch::SequenceSession session(std::move(prepared.launch), prepared.options);
+  check_sequence_herding(prepared, session);
   const fs::path dir = output_dir(args);
   launch::OutputSet outputs(dir);
   const launch::SessionResult result = run_naming_launch(args, session);
   nlohmann::json doc = launch::sequence_stats_json(session, result, result.stats);
   launch::add_diagnostics(doc, result, true, args.launch.string());
+  prepared.add_herding_stats(doc);
   outputs.write_and_commit([&](const fs::path& staging) {
     launch::write_outputs(session.launch(), result.buffers, staging, {});
     write_stats_file(staging, doc);
@@ -57,8 +69,9 @@ int run_sequence_timing_command(const RunArgs& args) {
     throw std::runtime_error("--trace-vcd, --trace-warps, --rtl and --rtl-check take a single-launch file");
   }
   const config::MachineConfig machine = run_machine_config(args);
-  launch::SequenceSession session(launch::load_launch(args.launch, args.launch_sets),
-                                  run_session_options(args, false));
+  PreparedRun prepared = prepare_run(args, false);
+  launch::SequenceSession session(std::move(prepared.launch), prepared.options);
+  check_sequence_herding(prepared, session);
   const fs::path dir = output_dir(args);
   launch::OutputSet outputs(dir);
   launch::SessionResult result;
@@ -77,6 +90,7 @@ int run_sequence_timing_command(const RunArgs& args) {
       machine.source() == "defaults" ? machine.source() : fs::path(machine.source()).filename().string();
   doc["overrides"] = args.overrides;
   launch::add_diagnostics(doc, result, true, args.launch.string());
+  prepared.add_herding_stats(doc);
   outputs.write_and_commit([&](const fs::path& staging) {
     launch::write_outputs(session.launch(), result.buffers, staging, {});
     write_stats_file(staging, doc);

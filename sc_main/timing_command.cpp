@@ -21,8 +21,9 @@ namespace fs = std::filesystem;
 
 int run_timing_command(const RunArgs& args) {
   const config::MachineConfig machine = run_machine_config(args);
-  const launch::Session session(launch::load_launch(args.launch, args.launch_sets),
-                                run_session_options(args, false));
+  PreparedRun prepared = prepare_run(args, false);
+  const launch::Session session(std::move(prepared.launch), prepared.options);
+  prepared.check_herding(session);
   const std::unique_ptr<launch::DeviceImage> image = session.prepare_device();
   const fs::path dir = output_dir(args);
   launch::OutputSet outputs(dir);
@@ -35,13 +36,7 @@ int run_timing_command(const RunArgs& args) {
     std::error_code ec;
     if (!file.empty() && file.has_parent_path()) fs::create_directories(file.parent_path(), ec);
   }
-  if (!args.rtl.empty() || args.rtl_check) {
-    try {
-      options.units = hw::parse_rtl_units(args.rtl.empty() ? "all" : args.rtl, args.rtl_check);
-    } catch (const std::invalid_argument& e) {
-      throw std::runtime_error(std::string("--rtl: ") + e.what());
-    }
-  }
+  options.units = rtl_selection(args.rtl, args.rtl_check);
   if (!args.trace_warps.empty()) {
     trace.open(warp_trace);
     if (!trace) throw std::runtime_error(args.trace_warps.string() + ": cannot write the warp trace");
@@ -76,6 +71,7 @@ int run_timing_command(const RunArgs& args) {
   doc["units"] = hw::describe(options.units);
   doc.update(timing.stats.json());
   launch::add_diagnostics(doc, result, false, args.launch.string());
+  prepared.add_herding_stats(doc);
   const double wall = timing.wall_seconds > 0 ? timing.wall_seconds : 1e-9;
   doc["host"] = {{"wall_seconds", timing.wall_seconds},
                  {"thread_instructions_per_second", double(timing.thread_instructions) / wall},

@@ -13,8 +13,19 @@ namespace simtlm::hw {
 
 namespace {
 
+std::string to_hex(const std::vector<uint8_t>& bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string text(bytes.size() * 2, '0');
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    text[2 * i] = kDigits[bytes[i] >> 4];
+    text[2 * i + 1] = kDigits[bytes[i] & 15];
+  }
+  return text;
+}
+
 void run_single(const launch::Launch& l, const launch::SessionOptions& session_options,
-                const config::MachineConfig& machine, const TimingOptions& options, nlohmann::json& out) {
+                const config::MachineConfig& machine, const TimingOptions& options, nlohmann::json& out,
+                const ChildReport& extra) {
   const launch::Session session(l, session_options);
   auto image = session.prepare_device();
   TimingResult r = run_timing(session, *image, machine, options);
@@ -23,15 +34,28 @@ void run_single(const launch::Launch& l, const launch::SessionOptions& session_o
   checked.buffers = r.buffers;
   session.verify(checked, *image);
   out["stats"] = r.stats.json();
-  for (const auto& [name, bytes] : r.buffers) out["sha256"][name] = launch::sha256_hex(bytes);
+  for (const auto& [name, bytes] : r.buffers) {
+    out["sha256"][name] = launch::sha256_hex(bytes);
+    if (extra.buffers) out["buffers"][name] = to_hex(bytes);
+  }
   out["failures"] = checked.failures;
   out["reference_checked"] = checked.reference_checked;
+  if (extra.report) extra.report(out);  // while the session the hooks point into is alive
 }
 
 }  // namespace
 
+std::vector<uint8_t> from_hex(const std::string& text) {
+  const auto nibble = [](char c) { return uint8_t(c <= '9' ? c - '0' : c - 'a' + 10); };
+  std::vector<uint8_t> bytes(text.size() / 2);
+  for (size_t i = 0; i < bytes.size(); ++i)
+    bytes[i] = uint8_t(nibble(text[2 * i]) << 4 | nibble(text[2 * i + 1]));
+  return bytes;
+}
+
 nlohmann::json run_timing_in_child(const launch::Launch& l, const launch::SessionOptions& session_options,
-                                   const config::MachineConfig& machine, const TimingOptions& options) {
+                                   const config::MachineConfig& machine, const TimingOptions& options,
+                                   const ChildReport& extra) {
   int fds[2];
   if (pipe(fds) != 0) return {{"error", "pipe failed"}, {"error_kind", "other"}};
   const pid_t parent = getpid();
@@ -48,11 +72,15 @@ nlohmann::json run_timing_in_child(const launch::Launch& l, const launch::Sessio
         launch::SequenceSession sequence(l, session_options);
         launch::SessionResult checked;
         out["stats"] = run_timing_sequence(sequence, machine, checked);
-        for (const auto& [name, bytes] : checked.buffers) out["sha256"][name] = launch::sha256_hex(bytes);
+        for (const auto& [name, bytes] : checked.buffers) {
+          out["sha256"][name] = launch::sha256_hex(bytes);
+          if (extra.buffers) out["buffers"][name] = to_hex(bytes);
+        }
         out["failures"] = checked.failures;
         out["reference_checked"] = checked.reference_checked;
+        if (extra.report) extra.report(out);
       } else {
-        run_single(l, session_options, machine, options, out);
+        run_single(l, session_options, machine, options, out, extra);
       }
     } catch (const ptx::KernelError& e) {
       out = {{"error", e.what()}, {"error_kind", "kernel"}};

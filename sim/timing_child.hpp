@@ -3,6 +3,7 @@
 // `simtlm demo`.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "models/config/machine_config.hpp"
@@ -11,10 +12,21 @@
 
 namespace simtlm::hw {
 
+// What else the child reports: every buffer's bytes as hex ("buffers"), and what `report` adds (it runs in
+// the child after the simulation, e.g. to read the statistics of hooks installed on session_options).
+struct ChildReport {
+  bool buffers = false;
+  std::function<void(nlohmann::json& out)> report;
+};
+
 // What the child reports: {"stats", "sha256": {buffer: hex}, "failures": [...], "reference_checked"}, or
 // {"error", "error_kind"} with error_kind kernel, timing, config, other or crash.
 nlohmann::json run_timing_in_child(const launch::Launch& launch,
                                    const launch::SessionOptions& session_options,
-                                   const config::MachineConfig& machine, const TimingOptions& options = {});
+                                   const config::MachineConfig& machine, const TimingOptions& options = {},
+                                   const ChildReport& extra = {});
+
+// The bytes of a "buffers" entry.
+std::vector<uint8_t> from_hex(const std::string& text);
 
 }  // namespace simtlm::hw

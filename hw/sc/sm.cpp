@@ -41,7 +41,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& params, const 
       p_(params),
       k_(kernel),
       majority_(*units.majority),
-      coalescer_(params.segment_bytes, params.line_bytes),
+      coalescer_(params.segment_bytes, params.line_bytes, params.coalescing),
       passes_((ptx::kWarpSize + params.simd_width - 1) / params.simd_width),
       unit_(make_divergence_unit(divergence_params(id, params), kernel, *this,
                                  CompactionUnits{units.permutation, units.compactor})),
@@ -405,6 +405,7 @@ bool Sm::execute_parts(const IssueSlot& w, uint32_t pc, uint64_t now, Issued& ou
       c.ctx.clock = now;
       const ptx::WarpStep step = k_.executor.execute(c.ctx, pc, part.mask);
       out.kind = step.kind;
+      out.hook_cycles = std::max(out.hook_cycles, step.hook_cycles);
       switch (step.kind) {
         case ptx::StepKind::branch:
           out.taken[i] = k_.fn.code[pc].guard == ptx::kNoReg ? part.mask : (step.taken & part.mask);
@@ -482,7 +483,8 @@ void Sm::issue(uint32_t s, uint64_t now) {
     for (uint8_t i = 0; i < info.ndst; ++i) ready[info.dst[i]] = now + pipe.latency;
   }
   SlotTiming& timing = timing_[s];
-  timing.ready_cycle = now + 1;
+  // A hook's decision (a herded branch or load) occupies the issue stage for its cycles.
+  timing.ready_cycle = now + 1 + issued.hook_cycles;
   timing.ready_reason = Stall::pipeline;
   switch (issued.kind) {
     case ptx::StepKind::branch: {
@@ -502,7 +504,7 @@ void Sm::issue(uint32_t s, uint64_t now) {
           ++stats_.per_branch[pc].divergent;
         }
       }
-      timing.ready_cycle = now + pipe.latency;
+      timing.ready_cycle = now + pipe.latency + issued.hook_cycles;
       timing.ready_reason = Stall::branch;
       unit_->branch(s, pc, issued.taken, now);
       return;

@@ -36,6 +36,7 @@ SmParams sm_params(const config::MachineConfig& config, const sc_core::sc_time& 
   s.permutation_seed = compaction.u64("seed");
   s.formation_cycles = compaction.u32("formation_cycles");
   s.segment_bytes = static_cast<uint32_t>(std::stoul(lsu.str("segment_bytes")));
+  s.coalescing = parse_coalescing_rule(lsu.str("coalescing")).value_or(CoalescingRule::sectors);
   s.shared_banks = lsu.u32("shared_banks");
   s.shared_latency = lsu.u32("shared_latency");
   s.lsu = lsu_limits(lsu);

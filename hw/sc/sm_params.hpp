@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <systemc>
 
+#include "hw/coalescer.hpp"
 #include "hw/divergence/mechanism.hpp"
 #include "hw/issue_info.hpp"
 #include "hw/lsu_limits.hpp"
@@ -37,6 +38,7 @@ struct SmParams {
   uint64_t permutation_seed = 1;
   uint32_t formation_cycles = 1;  // the compactor emits one warp per cycle (SLP paper, Figure 2)
   uint32_t segment_bytes = 128;
+  CoalescingRule coalescing = CoalescingRule::sectors;
   uint32_t line_bytes = 128;  // line of the first cache the SM's requests reach: no request is larger
   uint32_t shared_banks = 32;
   uint32_t shared_latency = 20;

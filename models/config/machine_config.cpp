@@ -174,7 +174,10 @@ Sources: **[T2]** Table 2 of the SLP paper (`slp-simd-lane-permutation.txt`, its
 **[WP]** NVIDIA, *NVIDIA's Next Generation CUDA Compute Architecture: Fermi* (whitepaper, 2009);
 **[G480]** GPGPU-Sim's `configs/GTX480/gpgpusim.config`; **[GK110]** NVIDIA, *Kepler GK110* (whitepaper,
 2012); **[DC]** the divergence-cost paper (`divergence-cost-cuda.txt`); **[RS]** Table I and Section V of the
-Robust SIMD paper (`robust-simd.txt`).
+Robust SIMD paper (`robust-simd.txt`); **[GQ]** GPGPU-Sim's `configs/QuadroFX5800/gpgpusim.config` (and its
+default `-gpgpu_cache:dl2_texture_only 1`), from the 3.x distribution (the herding paper ran GPGPU-Sim 2.x);
+**[CG]** NVIDIA, *CUDA C Programming Guide* (compute capability 1.x and 2.0 limits, the 1.2/1.3 coalescing
+rule, arithmetic instruction throughput).
 
 | file | parameter | value | source; disagreement |
 |---|---|---|---|
@@ -191,6 +194,19 @@ Robust SIMD paper (`robust-simd.txt`).
 | `mv5-wpu.yaml` | all but below | | [RS] Table I: four WPUs at 1 GHz, 32 KB 8-way 128 B write-back D-cache with 3-cycle hits and 256 MSHRs, 4096 KB 16-way L2 with 30-cycle hits, 57 GB/s crossbar, 300-cycle memory |
 | `mv5-wpu.yaml` | `l2.mshrs` | 128 | [RS] 256 L2 MSHRs, over the 2 default banks |
 | `mv5-wpu.yaml` | not representable | | SIMD width up to 64 (PTX warps are 32), MESI coherence, the crossbar's 300 MHz clock (its bandwidth is kept) |
+| `gtx480.yaml` | `gpu.*`, `core.*`, `l1.*`, `l2.*` | 15 SMs of 1536 threads, 48 warps, 8 CTAs, 32768 registers, 48 KB shared; 32 lanes, 2 schedulers, GTO; 16 KB 4-way 128 B L1 (not sectored, 32 MSHRs x 8); 768 KB L2 in 12 banks, 8-way, 128 B lines, 32 MSHRs x 4 | [G480], [WP]; a full GF100 has 16 SMs [WP] |
+| `gtx480.yaml` | `gpu.clock_mhz`, `core.issue_width` | 700, 2 | [G480] core clock domain (the 1400 MHz shader clock halved: a warp takes two shader cycles on 16 lanes); two warp schedulers [WP] |
+| `gtx480.yaml` | `core.pipelines.*` | int, float 4/1; double 8/8 | [G480] ADD latency and initiation interval; others stay at the defaults |
+| `gtx480.yaml` | `l2.latency` | 120 | [G480] `-rop_latency 120`, the partition's delay before its L2 |
+| `gtx480.yaml` | `dram.*` | 6 channels, 16 banks, 4 KB rows, FR-FCFS, 16 queued; tCL tRCD tRP tRAS tCCD 12 12 12 28 2, ratio 924/700 | [G480]. Its 64-bit GDDR5 channel moves 64 bytes per burst of 8 beats in 2 command clocks (QDR); simtlm's DDR burst model takes that as 4 beats of 16 bytes (`burst_length` 4, `bus_width_bytes` 16: the same bytes and clocks per burst) |
+| `gtx480.yaml` | not representable | | [G480]'s 256-byte channel interleave (`dramid@8`) and bank bit inside the column bits: simtlm interleaves partitions by the 128-byte L2 line and keeps rows contiguous; the crossbar and L1 hit latency keep the defaults (no figure in [G480]) |
+| `quadro-fx5800.yaml` | `gpu.*`, `core.simd_width` | 30 SMs of 1024 threads, 32 warps, 8 CTAs, 16384 registers, 16 KB shared; 8 lanes | [GQ] (10 clusters x 3), [CG] compute 1.3 |
+| `quadro-fx5800.yaml` | `gpu.clock_mhz` | 1300 | [GQ] issues a warp per 325 MHz core cycle; simtlm issues it in 4 passes of 8 lanes, so its cycle is 4 x 325 MHz |
+| `quadro-fx5800.yaml` | `core.pipelines.double`, `.sfu` `initiation_interval` | 32, 16 | [CG] compute 1.3 throughput per SM per clock: 1 double-precision, 2 transcendental results |
+| `quadro-fx5800.yaml` | `lsu.coalescing`, `lsu.shared_banks` | `compute13`, 16 | [CG] compute 1.2/1.3 coalescing per half-warp; 16 shared-memory banks. simtlm counts bank conflicts over the whole warp |
+| `quadro-fx5800.yaml` | `l1.enabled`, `l2.enabled` | false, false | [GQ] has no `dl1`, and its `dl2` serves textures only (GPGPU-Sim's default); [CG] compute 1.x caches no global memory. Global and local requests go through the crossbar straight to DRAM; atomics are plain DRAM reads there |
+| `quadro-fx5800.yaml` | `dram.*` | 8 channels, 8 banks, 2 KB rows, FR-FCFS, 16 queued; tCL tRCD tRP tRAS tCCD 10 12 10 25 2, burst 4 on 8 bytes, ratio 800/1300 | [GQ] GDDR3 (Samsung K4J52324QH-HC12 at 800 MHz), two 4-byte chips per controller |
+| `quadro-fx5800.yaml` | not representable | | [GQ]'s 650 MHz crossbar clock (the crossbar keeps the defaults, in core cycles), its 256-byte channel interleave (simtlm's partitions interleave by 128 bytes, `l2.line_bytes`), the texture-only L2 (simtlm models no textures) |
 )";
 
 }  // namespace

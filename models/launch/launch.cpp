@@ -276,12 +276,12 @@ Launch load_launch(const std::filesystem::path& path, const std::vector<std::str
   if (sequence) {
     r.require_map(root, "",
                   {"ptx", "seed", "buffers", "symbols", "constants", "outputs", "expect", "reference",
-                   "budget", "call_stack_bytes", "out_of_bounds", "launches"});
+                   "budget", "call_stack_bytes", "out_of_bounds", "launches", "herding"});
   } else {
     r.require_map(
         root, "",
         {"ptx", "kernel", "grid", "block", "shared_bytes", "seed", "buffers", "params", "outputs", "expect",
-         "reference", "budget", "call_stack_bytes", "symbols", "constants", "out_of_bounds"});
+         "reference", "budget", "call_stack_bytes", "symbols", "constants", "out_of_bounds", "herding"});
   }
   Launch launch;
   launch.path = path;
@@ -309,6 +309,13 @@ Launch load_launch(const std::filesystem::path& path, const std::vector<std::str
     }
   }
   if (root["reference"]) launch.reference = r.string(root["reference"], "reference");
+  if (const YAML::Node herding = root["herding"]) {
+    try {
+      launch.herding = read_herding_section(herding, path);
+    } catch (const HerdingSpecError& e) {
+      throw LaunchError(e.what());
+    }
+  }
   if (const YAML::Node oob = root["out_of_bounds"]) {
     const std::string mode = r.string(oob, "out_of_bounds");
     if (mode != "error" && mode != "warn") r.fail(oob, "out_of_bounds", "expected error or warn");

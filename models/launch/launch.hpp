@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "models/launch/herding_spec.hpp"
 #include "models/ptx/functional.hpp"
 #include "models/ptx/ir.hpp"
 #include "models/ptx/limits.hpp"
@@ -160,6 +161,7 @@ struct Launch {
   std::unordered_map<std::string, size_t> symbol_index;  // name -> position in symbols (lookups only)
   std::map<std::string, int64_t> constants;              // names usable in expressions
   ptx::OutOfBounds out_of_bounds = ptx::OutOfBounds::error;
+  HerdingSpec herding;  // the `herding:` section (docs/herding.md); nothing herded without one
   bool is_sequence() const { return !steps.empty(); }
   void add_buffer(BufferSpec spec);
   // The buffer (or symbol view) named `name`, or nullptr; by the index unless buffers was filled directly.

@@ -91,6 +91,7 @@ MemoryParams memory_params(const config::MachineConfig& config, uint32_t sms, co
   p.l1_enabled = l1.flag("enabled");
   p.l1_disabled_fraction = l1.real("disabled_fraction");
   p.l1 = l1_cache_params(l1, clock);
+  p.l2_enabled = l2.flag("enabled");
   p.l2_banks = l2.u32("banks");
   p.l2 = l2_bank_params(l2, clock);
   check_memory_links(config);

@@ -1,7 +1,7 @@
 #pragma once
-// The memory system's rows in reference order (its own l1.enabled, l1.disabled_fraction and l2.banks around
-// its components' rows) and its checks: each cache's, then those across components. Plain C++, see
-// cache_schema.hpp.
+// The memory system's rows in reference order (its own l1.enabled, l1.disabled_fraction, l2.enabled and
+// l2.banks around its components' rows) and its checks: each cache's, then those across components. Plain
+// C++, see cache_schema.hpp.
 #include <string>
 
 #include "models/config/config_section.hpp"
@@ -25,6 +25,16 @@ inline config::ParamRows memory_rows() {
                   {},
                   "fraction of lines disabled (cache pollution studies)"});
   for (const config::ParamSpec& row : crossbar_rows()) rows.push_back(row);
+  rows.push_back(
+      {"l2.enabled",
+       K::boolean,
+       "true",
+       0,
+       0,
+       {},
+       "L2 cache present; false (GT200): requests cross the crossbar straight to the DRAM channels, "
+       "through `l2.banks` memory partitions still interleaved by `l2.line_bytes`, and an atomic is "
+       "one DRAM read (no atomic unit: `l2.atomic_cycles` unused)"});
   rows.push_back({"l2.banks", K::unsigned_int, "2", 1, 256, {}, "L2 banks, interleaved by line address"});
   for (const config::ParamSpec& row : l2_cache_rows()) rows.push_back(row);
   for (const config::ParamSpec& row : dram_rows()) rows.push_back(row);

@@ -41,6 +41,10 @@ MemorySystem::MemorySystem(const MemoryParams& params, const ChannelTarget& chan
     channels.push_back(&dram_.back()->in);
   }
   for (uint32_t b = 0; b < p_.l2_banks; ++b) {
+    if (!p_.l2_enabled) {
+      xbar_->out.bind(*channels[b % p_.dram.channels]);
+      continue;
+    }
     auto l2 = std::make_unique<L2Cache>(("l2_" + std::to_string(b)).c_str(), p_.l2);
     xbar_->out.bind(l2->in);
     l2->out.bind(*channels[b % p_.dram.channels]);

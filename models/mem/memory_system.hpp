@@ -1,8 +1,9 @@
 #pragma once
 // The memory hierarchy below the SMs' load/store units, built from its parameters: a per-SM L1 (or none),
-// the crossbar, the L2 banks, and one DRAM channel backend per channel (Dram or FixedLatencyDram, chosen by
-// DramParams, or any module with a TLM target socket bound in a channel's place). Not a module itself: the
-// components are children of the module that builds it, so their names stay "gpu.l1_0", "gpu.dram1", ...
+// the crossbar, the L2 banks (or none), and one DRAM channel backend per channel (Dram or FixedLatencyDram,
+// chosen by DramParams, or any module with a TLM target socket bound in a channel's place). Not a module
+// itself: the components are children of the module that builds it, so their names stay "gpu.l1_0",
+// "gpu.dram1", ...
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -22,6 +23,9 @@ struct MemoryParams {
   bool l1_enabled = true;
   double l1_disabled_fraction = 0;  // of every L1's lines (Cache::disable_fraction)
   CacheParams l1 = CacheParams::l1();
+  // Without the L2 the crossbar's bank ports lead straight to the DRAM channels (GT200): l2_banks memory
+  // partitions interleaved by l2.line_bytes, no caching and no atomic unit.
+  bool l2_enabled = true;
   CacheParams l2 = CacheParams::l2();  // one bank
   uint32_t l2_banks = 1;
   CrossbarParams xbar;  // in_ports = sms, out_ports = l2_banks
@@ -61,7 +65,7 @@ class MemorySystem {
   const MemoryParams& params() const { return p_; }
   const std::vector<std::unique_ptr<L1Cache>>& l1s() const { return l1_; }
   const Crossbar& crossbar() const { return *xbar_; }
-  const std::vector<std::unique_ptr<L2Cache>>& l2s() const { return l2_; }
+  const std::vector<std::unique_ptr<L2Cache>>& l2s() const { return l2_; }  // empty without the L2
   // The built-in backends, in channel order; none for the channels a ChannelTarget replaced.
   const std::vector<std::unique_ptr<DramChannel>>& dram_channels() const { return dram_; }
 

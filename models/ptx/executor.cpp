@@ -267,9 +267,11 @@ WarpStep Executor::execute(WarpContext& warp, uint32_t pc, LaneMask mask) const 
       step.kind = StepKind::branch;
       if (launch_.hooks.branch && in.guard != kNoReg) [[unlikely]] {
         // The hook's direction replaces the guard's for every lane, as in hardware that overrides the branch.
-        active =
-            mask & launch_.hooks.branch->branch_taken(BranchEvent{fn, pc, mask, active, warp_identity(warp)});
+        const BranchDecision decision = launch_.hooks.branch->branch_taken(
+            BranchEvent{fn, pc, mask, active, warp_identity(warp), launch_.module});
+        active = mask & decision.taken;
         step.active = active;
+        step.hook_cycles = decision.extra_cycles;
       }
       step.taken = active;
       step.target = in.target;

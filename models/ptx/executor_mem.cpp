@@ -223,8 +223,10 @@ void exec_memory(Ctx& c) {
   LaneAddresses hooked;
   if (c.launch.hooks.load && in.op == Op::ld) [[unlikely]] {
     for_lanes(c.active, [&](unsigned l) { hooked[l] = (base ? base[l] : 0) + offset; });
-    c.launch.hooks.load->rewrite_load(
-        LoadEvent{c.fn, c.pc, space, c.active, acc.bytes, warp_identity(c.warp)}, hooked);
+    c.step.hook_cycles =
+        c.launch.hooks.load->rewrite_load(LoadEvent{c.fn, c.pc, space, c.active, acc.bytes,
+                                                    warp_identity(c.warp), c.launch.module, c.launch.global},
+                                          hooked);
     base = hooked.data();  // the lanes now read the hook's addresses, through the same checks
     offset = 0;
   }

@@ -97,6 +97,7 @@ struct WarpStep {
   uint32_t barrier_id = 0;
   uint32_t barrier_count = 0;  // thread count operand (0 = all threads of the CTA)
   MemAccess mem;               // kind == memory
+  uint32_t hook_cycles = 0;    // cycles a branch or load hook charged (models/ptx/hooks.hpp)
 };
 
 class Executor {

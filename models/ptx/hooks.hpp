@@ -29,14 +29,24 @@ struct BranchEvent {
   LaneMask active = 0;  // lanes that execute the branch instruction
   LaneMask taken = 0;   // lanes whose guard takes it (a subset of active)
   WarpIdentity warp;
+  const Module* module = nullptr;  // the kernel's module (its .file table names the CUDA sources)
+};
+
+// What a branch hook decided: the lanes that take the branch, and the cycles the decision costs a timing
+// model beyond the branch's own latency (a functional runner ignores them).
+struct BranchDecision {
+  LaneMask taken = 0;
+  uint32_t extra_cycles = 0;
+  BranchDecision(LaneMask taken_lanes, uint32_t cycles = 0) : taken(taken_lanes), extra_cycles(cycles) {}
 };
 
 // Called at every conditional branch (a guarded bra), never at bra.uni or an unguarded bra.
 class BranchHook {
  public:
   virtual ~BranchHook() = default;
-  // Returns the lanes that take the branch; the others fall through. Bits outside event.active are ignored.
-  virtual LaneMask branch_taken(const BranchEvent& event) = 0;
+  // Returns the lanes that take the branch (the others fall through) and what the decision costs. Bits
+  // outside event.active are ignored.
+  virtual BranchDecision branch_taken(const BranchEvent& event) = 0;
 };
 
 struct LoadEvent {
@@ -48,6 +58,8 @@ struct LoadEvent {
   LaneMask active = 0;  // lanes that load (mask and guard); never 0
   uint8_t bytes = 0;    // per lane: element size times vector length
   WarpIdentity warp;
+  const Module* module = nullptr;
+  const GlobalMemory* global = nullptr;  // the launch's global memory (which buffer an address lies in)
 };
 
 using LaneAddresses = std::array<uint64_t, kWarpSize>;
@@ -60,8 +72,9 @@ class LoadAddressHook {
   // event.space, before the generic windows are resolved); entries of inactive lanes are unspecified. The
   // hook may rewrite the active lanes' entries. The load then reads the rewritten addresses with the usual
   // alignment and bounds checks, so a bad rewrite is a located KernelError, and a timing model coalesces
-  // them.
-  virtual void rewrite_load(const LoadEvent& event, LaneAddresses& address) = 0;
+  // them. Returns the cycles the rewrite costs a timing model beyond the load's own (a functional runner
+  // ignores them).
+  virtual uint32_t rewrite_load(const LoadEvent& event, LaneAddresses& address) = 0;
 };
 
 }  // namespace simtlm::ptx

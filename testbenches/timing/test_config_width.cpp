@@ -139,8 +139,10 @@ const std::map<std::string, std::function<int(const GpuParams&)>>& selectors() {
       {"compaction.permutation", [](const GpuParams& g) { return int(g.sm.permutation); }},
       {"compaction.slp_disable", [](const GpuParams&) { return 0; }},  // checked in test_timing_compaction
       {"lsu.segment_bytes", [](const GpuParams& g) { return int(g.sm.segment_bytes); }},
+      {"lsu.coalescing", [](const GpuParams& g) { return int(g.sm.coalescing); }},
       {"l1.enabled", [](const GpuParams& g) { return int(g.memory.l1_enabled); }},
       {"l1.write_policy", [](const GpuParams& g) { return int(g.memory.l1.write_policy); }},
+      {"l2.enabled", [](const GpuParams& g) { return int(g.memory.l2_enabled); }},
       {"dram.mode", [](const GpuParams& g) { return int(g.memory.dram.fixed_latency_mode); }},
       {"dram.scheduler", [](const GpuParams& g) { return int(g.memory.dram.in_order); }},
       {"dram.preset", [](const GpuParams& g) { return int(g.memory.dram.tRAS); }},

@@ -56,7 +56,7 @@ class ForceBranch : public BranchHook {
     WarpIdentity warp;
   };
   ForceBranch(uint32_t pc, bool taken) : pc_(pc), taken_(taken) {}
-  LaneMask branch_taken(const BranchEvent& event) override {
+  BranchDecision branch_taken(const BranchEvent& event) override {
     calls.push_back({event.pc, event.active, event.taken, event.warp});
     if (event.pc != pc_) return event.taken;
     return taken_ ? ~LaneMask{0} : 0;  // all 32 bits: the executor must drop the lanes outside the mask
@@ -81,11 +81,12 @@ class RedirectToFirstLane : public LoadAddressHook {
     LaneAddresses address;
   };
   explicit RedirectToFirstLane(std::optional<uint32_t> pc = std::nullopt) : pc_(pc) {}
-  void rewrite_load(const LoadEvent& event, LaneAddresses& address) override {
+  uint32_t rewrite_load(const LoadEvent& event, LaneAddresses& address) override {
     calls.push_back({event.pc, event.space, event.active, event.bytes, event.warp, address});
-    if (event.space != Space::global || (pc_ && event.pc != *pc_)) return;
+    if (event.space != Space::global || (pc_ && event.pc != *pc_)) return 0;
     const uint64_t first = address[std::countr_zero(event.active)];
     for (LaneMask m = event.active; m; m &= m - 1) address[std::countr_zero(m)] = first;
+    return 0;
   }
   std::vector<Call> calls;
 
@@ -97,9 +98,10 @@ class RedirectToFirstLane : public LoadAddressHook {
 class RedirectTo : public LoadAddressHook {
  public:
   RedirectTo(uint32_t pc, uint64_t address) : pc_(pc), address_(address) {}
-  void rewrite_load(const LoadEvent& event, LaneAddresses& address) override {
-    if (event.pc != pc_) return;
+  uint32_t rewrite_load(const LoadEvent& event, LaneAddresses& address) override {
+    if (event.pc != pc_) return 0;
     for (LaneMask m = event.active; m; m &= m - 1) address[std::countr_zero(m)] = address_;
+    return 0;
   }
 
  private:

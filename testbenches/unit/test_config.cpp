@@ -34,7 +34,8 @@ std::string load_error(const std::string& name, const std::string& text) {
 }
 
 TEST(MachineConfig, BundledConfigsLoad) {
-  for (const char* name : {"default", "fermi-slp", "kepler-stack", "maxwell-stack", "mv5-wpu"}) {
+  for (const char* name :
+       {"default", "fermi-slp", "kepler-stack", "maxwell-stack", "mv5-wpu", "gtx480", "quadro-fx5800"}) {
     EXPECT_NO_THROW(MachineConfig::load(kConfigs / (std::string(name) + ".yaml"))) << name;
   }
 }

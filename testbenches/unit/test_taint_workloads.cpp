@@ -43,6 +43,21 @@ const std::map<std::string, std::string> kSuiteClasses = {
     {"reduce_interleaved", "PPPP"},  // tid % (2 * stride) == 0
     {"single_loop", "PP"},
     {"sobel", "PPD"},  // image bounds P; magnitude > 255 is D
+    // Herding study (issue 14):
+    {"binomial_options", "PPPPPPP"},  // the strided j < level loops and barriers: ids and parameters only
+    {"collide",
+     "PDDDDDDDDDDDDPPP"},     // neighbour-cell loops over loaded cell bounds, the contact test on positions
+    {"dxt1_compress", "DP"},  // flat block (loaded colours) D; texel 0 stores P
+    {"find_cell_bounds", "PPDPP"},  // a key differs from the previous loaded key: D
+    {"hash_particles", "P"},
+    {"histogram64_partial", "PPPDDDDPPP"},  // the write-then-check retry on a loaded bin
+    {"integrate", "P"},
+    {"lbm_stream_collide", "PD"},  // cell bounds P; obstacle flag loaded: D
+    {"merge_histogram64", "PPPPPPPP"},
+    {"ocean_spectrum", "P"},     // grid bounds
+    {"sad_4x4", "PP"},           // frame-edge checks on displacements
+    {"sort_keys", "PPPDPP"},     // bitonic: the compare-exchange on loaded keys is D
+    {"volume_render", "PPPDP"},  // only the opaque exit (accumulated loaded densities) is D
 };
 
 // Every conditional branch of the suite's kernels, one line each on stdout (scripts/gen-taint-table turns
@@ -62,10 +77,11 @@ TEST(TaintWorkloads, ClassifiesEveryConditionalBranchOfTheSuite) {
         const Instr& in = fn.code[b.pc];
         const uint32_t load_cuda_line = b.data_load_pc == kNoTarget ? 0 : fn.code[b.data_load_pc].loc_line;
         std::printf(
-            "taint workload=%s kernel=%s pc=%u ptx_line=%u cuda_line=%u class=%c predicate=%s sources=%s "
-            "load_cuda_line=%u\n",
-            dir.path().filename().string().c_str(), fn.name.c_str(), b.pc, in.line, in.loc_line,
-            branch_class_letter(b.kind), fn.regs[b.predicate].name.c_str(),
+            "taint workload=%s kernel=%s pc=%u ptx_line=%u cuda_file=%s cuda_line=%u class=%c predicate=%s "
+            "sources=%s load_cuda_line=%u\n",
+            dir.path().filename().string().c_str(), fn.name.c_str(), b.pc, in.line,
+            in.loc_file != 0 && in.loc_file < module.files.size() ? module.files[in.loc_file].c_str() : "-",
+            in.loc_line, branch_class_letter(b.kind), fn.regs[b.predicate].name.c_str(),
             describe_sources(b.sources).c_str(), load_cuda_line);
       }
     }

@@ -15,25 +15,34 @@ constexpr std::pair<const char*, ReferenceFn> kReferences[] = {
     {"backprop", backprop},
     {"bfs", bfs},
     {"bfs_graph", bfs_graph},
+    {"binomial_options", binomial_options},
     {"bitonic", bitonic},
     {"convolution", convolution},
     {"double_loop", double_loop},
+    {"dxtc", dxtc},
     {"gaussian", gaussian},
     {"histogram", histogram},
+    {"histogram64", histogram64},
     {"julia", julia},
+    {"lbm", lbm},
     {"mandelbrot", mandelbrot},
     {"mandelbrot_herding", mandelbrot_herding},
     {"nbody", nbody},
+    {"ocean_fft", ocean_fft},
     {"needleman_wunsch", needleman_wunsch},
+    {"particles", particles},
     {"recursive_gaussian", recursive_gaussian},
     {"reduction", reduction},
+    {"sad", sad},
     {"single_loop", single_loop},
     {"sobel", sobel},
+    {"volume_render", volume_render},
 };
 
 // References of workloads that are launch sequences (launches:): SequenceSession runs them, not the
 // single-launch suites that iterate reference_names().
-constexpr const char* kSequenceWorkloads[] = {"bfs_graph", "gaussian", "needleman_wunsch"};
+constexpr const char* kSequenceWorkloads[] = {"bfs_graph", "gaussian",         "histogram64",
+                                              "lbm",       "needleman_wunsch", "particles"};
 
 bool is_sequence_workload(const std::string& name) {
   return std::find(std::begin(kSequenceWorkloads), std::end(kSequenceWorkloads), name) !=

@@ -54,19 +54,27 @@ T* checked_param_buffer(const launch::Launch& launch, Buffers& buffers, size_t i
 void backprop(const launch::Launch& launch, Buffers& buffers);
 void bfs(const launch::Launch& launch, Buffers& buffers);
 void bfs_graph(const launch::Launch& launch, Buffers& buffers);
+void binomial_options(const launch::Launch& launch, Buffers& buffers);
 void bitonic(const launch::Launch& launch, Buffers& buffers);
 void convolution(const launch::Launch& launch, Buffers& buffers);
 void double_loop(const launch::Launch& launch, Buffers& buffers);
+void dxtc(const launch::Launch& launch, Buffers& buffers);
 void gaussian(const launch::Launch& launch, Buffers& buffers);
 void histogram(const launch::Launch& launch, Buffers& buffers);
+void histogram64(const launch::Launch& launch, Buffers& buffers);
 void julia(const launch::Launch& launch, Buffers& buffers);
+void lbm(const launch::Launch& launch, Buffers& buffers);
 void mandelbrot(const launch::Launch& launch, Buffers& buffers);
 void mandelbrot_herding(const launch::Launch& launch, Buffers& buffers);
 void nbody(const launch::Launch& launch, Buffers& buffers);
+void ocean_fft(const launch::Launch& launch, Buffers& buffers);
 void needleman_wunsch(const launch::Launch& launch, Buffers& buffers);
+void particles(const launch::Launch& launch, Buffers& buffers);
 void recursive_gaussian(const launch::Launch& launch, Buffers& buffers);
 void reduction(const launch::Launch& launch, Buffers& buffers);
+void sad(const launch::Launch& launch, Buffers& buffers);
 void single_loop(const launch::Launch& launch, Buffers& buffers);
 void sobel(const launch::Launch& launch, Buffers& buffers);
+void volume_render(const launch::Launch& launch, Buffers& buffers);
 
 }  // namespace simtlm::workloads
