@@ -36,12 +36,8 @@ void report(const RunArgs& args, const launch::SessionResult& result, const fs::
 
 // The sites must fit a kernel of the sequence's module.
 void check_sequence_herding(const PreparedRun& prepared, const launch::SequenceSession& session) {
-  if (!prepared.herding) return;
-  std::vector<const ptx::Function*> kernels;
-  for (const ptx::Function& f : session.module().functions) {
-    if (f.is_entry) kernels.push_back(&f);
-  }
-  prepared.herding->check(session.launch(), session.module(), kernels);
+  if (prepared.herding)
+    prepared.herding->check(session.launch(), session.module(), sim::entry_kernels(session.module()));
 }
 
 }  // namespace

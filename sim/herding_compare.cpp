@@ -23,27 +23,12 @@ launch::SessionOptions base_options(const HerdingCompareRequest& request) {
   return options;
 }
 
-config::MachineConfig machine_of(const HerdingCompareRequest& request) {
-  config::MachineConfig machine = config::MachineConfig::load(request.config);
-  for (const std::string& o : request.overrides) {
-    const size_t eq = o.find('=');
-    if (eq == std::string::npos || eq == 0) throw std::runtime_error("--set " + o + ": expected PATH=VALUE");
-    machine.set(o.substr(0, eq), o.substr(eq + 1), "--set");
-  }
-  return machine;
-}
-
 void check_kernels(const HerdingRun* herding, const launch::Session& session) {
   if (herding) herding->check(session.launch(), session.module(), {&session.kernel()});
 }
 
 void check_kernels(const HerdingRun* herding, const launch::SequenceSession& session) {
-  if (!herding) return;
-  std::vector<const ptx::Function*> kernels;
-  for (const ptx::Function& f : session.module().functions) {
-    if (f.is_entry) kernels.push_back(&f);
-  }
-  herding->check(session.launch(), session.module(), kernels);
+  if (herding) herding->check(session.launch(), session.module(), entry_kernels(session.module()));
 }
 
 launch::SessionResult run_session(const launch::Launch& l, const launch::SessionOptions& options,
@@ -148,7 +133,7 @@ HerdingCompareResult compare_herding(const HerdingCompareRequest& request) {
   result.spec = herding->herding().spec();
   result.timed = !request.config.empty();
   if (result.timed) {
-    const config::MachineConfig machine = machine_of(request);
+    const config::MachineConfig machine = config::MachineConfig::load(request.config);
     result.machine = fs::path(request.config).filename().string();
     result.exact = run_timed(result.launch, exact_options, machine, request, nullptr, "exact");
     result.herded = run_timed(herded_launch, herded_options, machine, request, herding.get(), "herded");

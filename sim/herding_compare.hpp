@@ -18,10 +18,9 @@ namespace simtlm::sim {
 struct HerdingCompareRequest {
   std::filesystem::path launch;
   std::vector<std::string> launch_sets;
-  HerdingCli herding;                  // on top of the launch file's herding: section
-  hw::UnitSelection units;             // --rtl majority / popular_block (and --rtl-check)
-  std::filesystem::path config;        // empty: functional runs only
-  std::vector<std::string> overrides;  // --set on the config
+  HerdingCli herding;            // on top of the launch file's herding: section
+  hw::UnitSelection units;       // --rtl majority / popular_block (and --rtl-check)
+  std::filesystem::path config;  // empty: functional runs only
   uint64_t budget = 0;
 };
 

@@ -27,6 +27,14 @@ launch::HerdTargets parse_targets(const std::string& text, const std::string& op
 
 }  // namespace
 
+std::vector<const ptx::Function*> entry_kernels(const ptx::Module& module) {
+  std::vector<const ptx::Function*> kernels;
+  for (const ptx::Function& f : module.functions) {
+    if (f.is_entry) kernels.push_back(&f);
+  }
+  return kernels;
+}
+
 bool HerdingCli::given() const {
   return !branches.empty() || !loads.empty() || !buffers.empty() || max_instances || branch_cycles ||
          load_cycles || block_bytes || group_lanes || force_unsafe || off;

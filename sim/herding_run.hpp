@@ -69,6 +69,9 @@ class HerdingRun {
 std::unique_ptr<HerdingRun> prepare_herding(launch::Launch& launch, const HerdingCli& cli,
                                             const hw::UnitSelection& units, launch::SessionOptions& options);
 
+// The module's entry functions: the kernels a launch sequence may run.
+std::vector<const ptx::Function*> entry_kernels(const ptx::Module& module);
+
 // Splits "a, b,c" at commas, trimming spaces; empty entries are an error naming `option`.
 std::vector<std::string> split_list(const std::string& text, const std::string& option);
 
