@@ -101,6 +101,24 @@ inline config::ParamRows sm_rows() {
        64,
        {},
        "cycles between branches"},
+      {"core.switch_on_memory",
+       K::boolean,
+       "false",
+       0,
+       0,
+       {},
+       "a warp that issues a global or local access issues nothing more until every request of it is "
+       "answered "
+       "(MV5's WPU switches warps on every cache access; robust-simd.txt, Section V-A)"},
+      {"core.dcache_banks",
+       K::unsigned_int,
+       "0",
+       0,
+       64,
+       {},
+       "0: the requests of a warp instruction leave one per cycle; N: the L1 is banked N ways by line, "
+       "requests to different banks leave together and each further request to a bank costs a cycle; in task "
+       "mode 0 means one bank per lane (wpu.width)"},
   };
   for (const config::ParamSpec& row : stack_rows()) rows.push_back(row);
   const config::ParamRows compaction_and_lsu = {

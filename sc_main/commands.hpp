@@ -89,6 +89,9 @@ bool print_compaction_table(const std::filesystem::path& workloads, const std::f
 // The demo's fourth table: branch and data herding on three kernels (sc_main/demo_herding.cpp). Returns false
 // when a run failed.
 bool print_herding_table(const std::filesystem::path& workloads, const std::filesystem::path& config);
+// The demo's fifth table: Robust SIMD and DWS against fixed organizations on three kernels, on the machine
+// file `config` (sc_main/demo_robust.cpp; skipped when it does not exist). Returns false when a run failed.
+bool print_robust_table(const std::filesystem::path& workloads, const std::filesystem::path& config);
 
 struct CompareArgs {
   std::filesystem::path launch;

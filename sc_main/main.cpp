@@ -75,7 +75,7 @@ extern "C" int sc_main(int argc, char* argv[]) {
   demo_cmd->add_option(
       "--config", demo.config,
       "Machine of the timing table (default: configs/default.yaml; the table is skipped when "
-      "the file does not exist)");
+      "the file does not exist); the Robust SIMD table runs mv5-wpu.yaml from the same directory");
 
   simtlm::cli::CompareArgs compare;
   CLI::App* compare_cmd = app.add_subcommand(

@@ -15,11 +15,13 @@
 #include <bit>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "hw/divergence/divergence_stats.hpp"
 #include "hw/divergence/mechanism.hpp"
+#include "hw/divergence/wpu_stats.hpp"
 #include "hw/spill_engine.hpp"
 #include "hw/stack_params.hpp"
 #include "hw/stall.hpp"
@@ -27,6 +29,7 @@
 #include "hw/units/lane_permutation.hpp"
 #include "hw/units/permutations.hpp"
 #include "hw/units/priority_encoder_compactor.hpp"
+#include "hw/wpu_params.hpp"
 
 namespace simtlm::hw {
 
@@ -77,7 +80,15 @@ class SlotHost {
   virtual void check_deadlock(uint32_t cta) = 0;
   // A unit (an RTL twin under --rtl-check) disagreed; the run stops with the message.
   virtual void unit_failed(const std::string& message) = 0;
+  // Task mode: `lanes` of the CTA warp (a hardware context) start grid threads first_task, first_task + 1,
+  // ... in lane order (neighbouring tasks on adjacent lanes), with fresh registers. Only a host of task mode
+  // implements it.
+  virtual void start_tasks(uint32_t cta, uint32_t warp, ptx::LaneMask lanes, uint64_t first_task);
 };
+
+inline void SlotHost::start_tasks(uint32_t, uint32_t, ptx::LaneMask, uint64_t) {
+  throw std::logic_error("SlotHost: this host runs no tasks (wpu.task_mode)");
+}
 
 struct DivergenceParams {
   Compaction mechanism = Compaction::none;
@@ -90,6 +101,7 @@ struct DivergenceParams {
   uint32_t sm_id = 0;
   uint32_t contexts = 32;  // CTA warps resident at once (gpu.max_warps_per_sm)
   uint32_t ctas = 8;       // CTAs resident at once (gpu.max_ctas_per_sm)
+  WpuParams wpu;           // task mode: the organization and its policy (WarpSlices)
 };
 
 // Units a compacting mechanism consults, owned by the caller (C++ models or Verilated twins).
@@ -140,6 +152,13 @@ class DivergenceUnit {
   virtual void executed(uint32_t slot, uint32_t pc, ptx::LaneMask call_lanes, uint64_t now) = 0;
   virtual void barrier_arrived(uint32_t /*slot*/, uint64_t /*now*/) {}
   virtual void completed(uint32_t slot, uint32_t pc, uint64_t now) = 0;
+  // Memory-latency divergence (dynamic warp subdivision): whether the unit wants to hear of it, and, for a
+  // slot that waits on an access (core.switch_on_memory), that the requests of `hit_lanes` (home lanes; they
+  // hit the L1 when it was issued) were answered while the others are still outstanding.
+  virtual bool splits_on_memory() const { return false; }
+  virtual void hits_returned(uint32_t /*slot*/, ptx::LaneMask /*hit_lanes*/, uint64_t /*now*/) {}
+  // Task mode's statistics (WarpSlices); nullptr for the other units.
+  virtual const WpuStats* wpu_stats() const { return nullptr; }
 
  protected:
   const DivergenceParams p_;

@@ -3,6 +3,7 @@
 #include "hw/divergence/block_compaction.hpp"
 #include "hw/divergence/capri_compaction.hpp"
 #include "hw/divergence/divergence_unit.hpp"
+#include "hw/divergence/warp_slices.hpp"
 #include "hw/divergence/warp_stacks.hpp"
 
 namespace simtlm::hw {
@@ -10,6 +11,7 @@ namespace simtlm::hw {
 std::unique_ptr<DivergenceUnit> make_divergence_unit(const DivergenceParams& params,
                                                      const TimingKernel& kernel, SlotHost& host,
                                                      const CompactionUnits& units) {
+  if (params.wpu.task_mode) return std::make_unique<WarpSlices>(params, kernel, host);
   switch (params.mechanism) {
     case Compaction::none:
       return std::make_unique<WarpStacks>(params, kernel, host);

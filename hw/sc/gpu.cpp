@@ -20,7 +20,13 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuParams& params, const TimingKern
   }
   for (auto& sm : sms_) drain_.watch(sm->lsu().idle_event());
   memory_.watch_idle(drain_);
-  total_ctas_ = k_.launch.grid.count();
+  if (memory_.l1s().size() == sms_.size()) {
+    for (uint32_t i = 0; i < sms_.size(); ++i) {
+      const mem::L1Cache* l1 = memory_.l1s()[i].get();
+      sms_[i]->l1_holds = [l1](uint64_t address) { return l1->contains(address); };
+    }
+  }
+  total_ctas_ = kernel_ctas();
   SC_METHOD(start);
   sensitive << start_;
   dont_initialize();
@@ -96,7 +102,7 @@ void Gpu::kernel_ended() {
 }
 
 void Gpu::begin_next_kernel() {
-  total_ctas_ = k_.launch.grid.count();
+  total_ctas_ = kernel_ctas();
   next_cta_ = done_ctas_ = 0;
   grid_thread_instructions_ = 0;
   kernel_start_cycle_ = now_cycle();

@@ -59,6 +59,8 @@ class Gpu : public sc_core::sc_module {
   void kernel_ended();
   void begin_next_kernel();
   void dispatch(uint32_t sm);
+  // CTAs of the kernel; in task mode one pseudo-CTA per WPU, holding its share of the grid's tasks.
+  uint64_t kernel_ctas() const { return p_.sm.wpu.task_mode ? p_.sms : k_.launch.grid.count(); }
   void cta_done(uint32_t sm);
   void watchdog();
   void arm_watchdog(uint64_t now);

@@ -108,6 +108,7 @@ const GroupDecl& timing_stats_decl() {
         .group(memory_decl())
         .group(compaction_decl())
         .group(write_back_decl())
+        .group(wpu_stats_decl())
         .totals("lsu", stats::lasting(lsu_stats_decl()), "per_sm",
                 "the SMs' load/store units: merged over SMs; `lsu.per_sm` lists each")
         .totals("l1", stats::lasting(mem::cache_stats_decl()), "per_sm",
@@ -164,6 +165,7 @@ Group Gpu::statistics() const {
     doc.merge(sm_part(sm->stats(), p_.sm.stack.timing));
     doc.list("sms").push_back(sm_row_statistics(sm->stats()));
     doc.list("lsu").push_back(sm->lsu().statistics());
+    if (const WpuStats* wpu = sm->divergence().wpu_stats()) add_wpu_totals(doc.group("wpu"), *wpu);
   }
   for (const auto& [pc, counts] : std::map<std::string, Group>(doc.table("per_branch"))) {
     const nlohmann::json where =

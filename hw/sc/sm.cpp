@@ -29,6 +29,7 @@ DivergenceParams divergence_params(uint32_t id, const SmParams& p) {
   d.sm_id = id;
   d.contexts = p.max_warps;
   d.ctas = p.max_ctas;
+  d.wpu = p.wpu;
   return d;
 }
 
@@ -89,6 +90,7 @@ void Sm::next_kernel() {
 // ---- resources and CTA launch -------------------------------------------------------------------------
 
 bool Sm::can_accept() const {
+  if (p_.wpu.task_mode) return !failed_ && resident_ctas_ == 0;  // one pseudo-CTA holds every context
   return !failed_ && resident_ctas_ < p_.max_ctas && resident_warps_ + k_.warps_per_cta <= p_.max_warps &&
          resident_threads_ + k_.threads_per_cta <= p_.max_threads &&
          used_registers_ + k_.registers_per_thread * k_.warps_per_cta * ptx::kWarpSize <= p_.registers &&
@@ -109,27 +111,35 @@ void Sm::launch_cta(uint64_t linear_id) {
   cta.barriers.reset(k_.warps_per_cta, k_.threads_per_cta);
   cta.barriers_before = cta.barriers.completions();
   cta.contexts.clear();
-  cta.warps_left = k_.warps_per_cta;
   std::vector<ptx::LaneMask> valid;
-  uint32_t next = 0;
-  for (uint32_t i = 0; i < k_.warps_per_cta; ++i) {
-    while (context_used_[next]) ++next;
-    context_used_[next] = 1;
-    Context& context = contexts_[next];
-    ++context.generation;
-    k_.executor.init_warp(context.ctx, cta.ctx, i);
-    context.reg_ready.assign(k_.fn.regs.size(), 0);
-    cta.contexts.push_back(next);
-    valid.push_back(context.ctx.valid);
+  if (p_.wpu.task_mode) {
+    launch_task_cta(cta, valid);
+  } else {
+    cta.warps = k_.warps_per_cta;
+    cta.threads = k_.threads_per_cta;
+    cta.registers = k_.registers_per_thread * k_.warps_per_cta * ptx::kWarpSize;
+    cta.shared = k_.shared_per_cta;
+    uint32_t next = 0;
+    for (uint32_t i = 0; i < k_.warps_per_cta; ++i) {
+      while (context_used_[next]) ++next;
+      context_used_[next] = 1;
+      Context& context = contexts_[next];
+      ++context.generation;
+      k_.executor.init_warp(context.ctx, cta.ctx, i);
+      context.reg_ready.assign(k_.fn.regs.size(), 0);
+      cta.contexts.push_back(next);
+      valid.push_back(context.ctx.valid);
+    }
   }
+  cta.warps_left = cta.warps;
   ++resident_ctas_;
-  resident_warps_ += k_.warps_per_cta;
-  resident_threads_ += k_.threads_per_cta;
-  used_registers_ += k_.registers_per_thread * k_.warps_per_cta * ptx::kWarpSize;
-  used_shared_ += k_.shared_per_cta;
+  resident_warps_ += cta.warps;
+  resident_threads_ += cta.threads;
+  used_registers_ += cta.registers;
+  used_shared_ += cta.shared;
   ++stats_.ctas;
   stats_.max_resident_ctas = std::max<uint64_t>(stats_.max_resident_ctas, resident_ctas_);
-  stats_.warps += k_.warps_per_cta;
+  stats_.warps += cta.warps;
   unit_->launch_cta(c, linear_id, cta.contexts, valid, now);
   if (wave.enabled) refresh_wave();
   wake_at(now);
@@ -146,9 +156,9 @@ void Sm::finish_cta(Cta& cta, uint64_t now) {
   invalidate_all();
   cta.live = false;
   --resident_ctas_;
-  resident_threads_ -= k_.threads_per_cta;
-  used_registers_ -= k_.registers_per_thread * k_.warps_per_cta * ptx::kWarpSize;
-  used_shared_ -= k_.shared_per_cta;
+  resident_threads_ -= cta.threads;
+  used_registers_ -= cta.registers;
+  used_shared_ -= cta.shared;
   stats_.barriers += cta.barriers.completions() - cta.barriers_before;
   stats_.finish_cycle = now;
   if (on_cta_done) on_cta_done(id_);
@@ -239,12 +249,13 @@ Sm::SlotReady Sm::slot_ready(uint32_t s) const {
   const IssueSlot& w = slot(s);
   const SlotTiming& timing = timing_[s];
   SlotReady r;
-  if (!w.live || timing.at_barrier || timing.pending_fills || w.waits) {
+  if (!w.live || timing.at_barrier || timing.pending_fills || w.waits || timing.pending_accesses) {
     r.cycle = kNever;
-    r.why = !w.live                ? Stall::no_warp
-            : timing.at_barrier    ? Stall::barrier
-            : timing.pending_fills ? Stall::stack
-                                   : Stall::compaction;
+    r.why = !w.live                   ? Stall::no_warp
+            : timing.at_barrier       ? Stall::barrier
+            : timing.pending_fills    ? Stall::stack
+            : timing.pending_accesses ? Stall::memory
+                                      : Stall::compaction;
     return r;
   }
   const IssueInfo& info = k_.info[w.pc];

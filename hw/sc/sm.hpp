@@ -79,6 +79,9 @@ class Sm : public sc_core::sc_module, private SlotHost {
     uint32_t issued_slot = 0;
     uint32_t issued_mask = 0;
   } wave;
+  // Whether the SM's L1 holds the line of an address now (dynamic warp subdivision's hit register); unset:
+  // no memory-latency subdivision.
+  std::function<bool(uint64_t address)> l1_holds;
   // Per-warp instruction trace: set to receive one line per issued warp instruction.
   std::function<void(const std::string& line)> trace;
 
@@ -95,7 +98,8 @@ class Sm : public sc_core::sc_module, private SlotHost {
     uint64_t ready_cycle = 0;  // no issue before (branch latency, stack costs, formation)
     Stall ready_reason = Stall::branch;
     bool at_barrier = false;
-    uint32_t pending_fills = 0;  // stack fills the slot waits for
+    uint32_t pending_fills = 0;     // stack fills the slot waits for
+    uint32_t pending_accesses = 0;  // core.switch_on_memory: accesses the slot waits for
   };
   struct Cta {
     bool live = false;
@@ -104,6 +108,7 @@ class Sm : public sc_core::sc_module, private SlotHost {
     std::vector<uint32_t> contexts;  // of each CTA warp
     uint32_t warps_left = 0;         // CTA warps with threads left
     uint64_t barriers_before = 0;    // completions counted by earlier CTAs of this entry
+    uint32_t warps = 0, threads = 0, registers = 0, shared = 0;  // resources it holds
   };
   struct PendingOp {  // a load or atomic waiting for its responses, or a stack fill
     uint32_t slot = 0;
@@ -113,6 +118,11 @@ class Sm : public sc_core::sc_module, private SlotHost {
     uint8_t ndst = 0;
     std::array<uint32_t, 4> dst{};
     std::vector<std::pair<uint32_t, uint64_t>> contexts;  // (context, its generation) whose registers wait
+    bool blocks = false;  // core.switch_on_memory: the slot waits for it, its registers do not
+    // Dynamic warp subdivision: per request whether it hit, how many hit requests are left, their lanes.
+    std::vector<uint8_t> request_hit;
+    uint32_t hits_left = 0;
+    ptx::LaneMask hit_lanes = 0;
   };
   // What one issue of a slot did, over all its parts.
   struct Issued {
@@ -176,6 +186,9 @@ class Sm : public sc_core::sc_module, private SlotHost {
   bool waits_at_barrier(const Cta& cta, const IssueSlot& w) const;  // some CTA warp of its parts waits
   void release_barrier_waiters(uint32_t cta);
   void finish_cta(Cta& cta, uint64_t now);
+  void launch_task_cta(Cta& cta, std::vector<ptx::LaneMask>& valid);  // task mode (sm_tasks.cpp)
+  // The memory unit's busy cycles and each request's extra delay when the L1 is banked (core.dcache_banks).
+  uint32_t bank_delays(std::vector<uint32_t>& delays) const;
   void on_response(uint64_t tag);
   uint32_t new_op();  // a cleared entry of ops_ (its tag)
   uint64_t local_address(uint32_t context, uint32_t lane, uint64_t offset) const;
@@ -192,6 +205,7 @@ class Sm : public sc_core::sc_module, private SlotHost {
   void warp_done(uint32_t cta, uint32_t warp) override;
   void check_deadlock(uint32_t cta) override;
   void unit_failed(const std::string& message) override { fail(message, false); }
+  void start_tasks(uint32_t cta, uint32_t warp, ptx::LaneMask lanes, uint64_t first_task) override;
 
   const uint32_t id_;
   const SmParams p_;
@@ -227,6 +241,7 @@ class Sm : public sc_core::sc_module, private SlotHost {
   std::vector<uint8_t> is_stale_;
   std::vector<uint32_t> stale_;             // slots to look at again before the next pass
   std::vector<CoalescedRequest> requests_;  // scratch
+  std::vector<uint32_t> bank_delay_;        // scratch
   std::vector<mem::AtomicTarget> atomics_;  // scratch
   SmStats stats_;
   sc_core::sc_event wake_;

@@ -56,26 +56,49 @@ void Sm::memory(uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) 
   const auto n = static_cast<uint32_t>(requests_.size());
   ++(local ? stats_.local_instructions : stats_.global_instructions);
   (local ? stats_.local_requests : stats_.global_requests) += n;
-  unit_free_[static_cast<size_t>(OpClass::memory)] = now + std::max(pipe.initiation_interval, n);
-  const bool waits = in.op == ptx::Op::ld || (acc.is_atomic && info.ndst > 0);
+  const uint32_t busy = p_.dcache_banks ? bank_delays(bank_delay_) : n;
+  if (p_.dcache_banks) stats_.dcache_bank_conflict_cycles += busy - 1;
+  unit_free_[static_cast<size_t>(OpClass::memory)] = now + std::max(pipe.initiation_interval, busy);
+  const bool blocks = p_.switch_on_memory;
+  const bool waits = blocks || in.op == ptx::Op::ld || (acc.is_atomic && info.ndst > 0);
   uint64_t tag = LoadStoreUnit::kNoTag;
+  const bool track_hits = blocks && l1_holds && unit_->splits_on_memory();
   if (waits) {
     tag = new_op();
     PendingOp& op = ops_[tag];  // filled in place: its context list keeps its capacity from op to op
     op.slot = slot;
     op.generation = w.generation;
     op.remaining = n;
-    op.ndst = info.ndst;
-    std::copy_n(info.dst.begin(), info.ndst, op.dst.begin());
-    for (const Part& part : w.parts) {
-      const uint32_t c = cta.contexts[part.warp];
-      op.contexts.emplace_back(c, contexts_[c].generation);
-      for (uint8_t i = 0; i < info.ndst; ++i) contexts_[c].reg_ready[info.dst[i]] = kPending;
+    op.blocks = blocks;
+    if (blocks) {
+      ++timing_[slot].pending_accesses;
+    } else {
+      op.ndst = info.ndst;
+      std::copy_n(info.dst.begin(), info.ndst, op.dst.begin());
+      for (const Part& part : w.parts) {
+        const uint32_t c = cta.contexts[part.warp];
+        op.contexts.emplace_back(c, contexts_[c].generation);
+        for (uint8_t i = 0; i < info.ndst; ++i) contexts_[c].reg_ready[info.dst[i]] = kPending;
+      }
+    }
+    if (track_hits) {
+      // The hit register of dynamic warp subdivision: which lanes' lines the L1 holds at the access.
+      op.request_hit.assign(n, 0);
+      for (uint32_t i = 0; i < n; ++i) {
+        if (!l1_holds(requests_[i].base)) continue;
+        op.request_hit[i] = 1;
+        ++op.hits_left;
+        for (ptx::LaneMask m = requests_[i].lanes; m; m &= m - 1)
+          op.hit_lanes |= ptx::LaneMask{1} << (issued.local_slot_lane[std::countr_zero(m)] & 0xff);
+      }
+      if (op.hits_left == n) op.hits_left = 0;  // no divergence: nothing to split
     }
     scheduler_.long_latency_stall(slot);  // two-level: make room in the active set
   }
   for (uint32_t i = 0; i < n; ++i) {
     const CoalescedRequest& r = requests_[i];
+    const uint64_t request_tag = track_hits ? tag | uint64_t(i) << 32 : tag;
+    const uint64_t delay = pipe.latency + (p_.dcache_banks ? bank_delay_[i] : i);
     // Only the sectors the lanes touch travel; the segment is the unit of coalescing.
     const uint32_t lo = std::countr_zero(r.sectors) * 32;
     const uint32_t hi = (32 - std::countl_zero(r.sectors)) * 32;
@@ -83,11 +106,24 @@ void Sm::memory(uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) 
     const uint32_t bytes = r.sectors ? std::min(hi, r.bytes) - lo : r.bytes;
     if (acc.is_atomic) {
       atomic_targets(addresses, r.lanes, atomics_);
-      lsu_.send(false, address, bytes, static_cast<int>(slot), pc, r.lanes, tag, pipe.latency + i, atomics_);
+      lsu_.send(false, address, bytes, static_cast<int>(slot), pc, r.lanes, request_tag, delay, atomics_);
     } else {
-      lsu_.send(acc.is_store, address, bytes, static_cast<int>(slot), pc, active, tag, pipe.latency + i);
+      lsu_.send(acc.is_store, address, bytes, static_cast<int>(slot), pc, active, request_tag, delay);
     }
   }
+}
+
+uint32_t Sm::bank_delays(std::vector<uint32_t>& delays) const {
+  // Banked by line: requests to one bank leave a cycle apart, requests to different banks together.
+  delays.assign(requests_.size(), 0);
+  std::array<uint32_t, 64> per_bank{};
+  uint32_t busy = 1;
+  for (size_t i = 0; i < requests_.size(); ++i) {
+    const uint64_t bank = (requests_[i].base / p_.line_bytes) % p_.dcache_banks;
+    delays[i] = per_bank[bank]++;
+    busy = std::max(busy, per_bank[bank]);
+  }
+  return busy;
 }
 
 uint64_t Sm::local_address(uint32_t context, uint32_t lane, uint64_t offset) const {
@@ -108,19 +144,34 @@ uint32_t Sm::new_op() {
   }
   PendingOp& op = ops_[id];
   op.fill = false;
+  op.blocks = false;
   op.ndst = 0;
   op.contexts.clear();
+  op.request_hit.clear();
+  op.hits_left = 0;
+  op.hit_lanes = 0;
   return id;
 }
 
-void Sm::on_response(uint64_t tag) {
+void Sm::on_response(uint64_t request_tag) {
+  const uint64_t tag = request_tag & 0xffff'ffffull;
   PendingOp& op = ops_[tag];
+  if (!op.request_hit.empty() && op.request_hit[request_tag >> 32] && --op.hits_left == 0 &&
+      op.remaining > 1) {
+    const IssueSlot& w = slot(op.slot);
+    if (w.live && w.generation == op.generation) unit_->hits_returned(op.slot, op.hit_lanes, now_cycle());
+    invalidate_all();
+    wake_at(now_cycle());
+  }
   if (--op.remaining > 0) return;
   free_ops_.push_back(static_cast<uint32_t>(tag));
   const uint64_t now = now_cycle();
   // Only the slot that issued reads these registers: slots that share contexts are looked at afresh anyway.
   invalidate(op.slot);
-  if (op.fill) {
+  if (op.blocks) {
+    if (slot(op.slot).generation == op.generation && timing_[op.slot].pending_accesses)
+      --timing_[op.slot].pending_accesses;
+  } else if (op.fill) {
     const IssueSlot& w = slot(op.slot);
     if (!w.live || w.generation != op.generation) return;
     --timing_[op.slot].pending_fills;

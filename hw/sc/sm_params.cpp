@@ -1,8 +1,10 @@
 #include "hw/sc/sm_params.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "hw/sm_schema.hpp"
+#include "hw/wpu_schema.hpp"
 #include "models/config/config_section.hpp"
 
 namespace simtlm::hw {
@@ -40,6 +42,14 @@ SmParams sm_params(const config::MachineConfig& config, const sc_core::sc_time& 
   s.shared_banks = lsu.u32("shared_banks");
   s.shared_latency = lsu.u32("shared_latency");
   s.lsu = lsu_limits(lsu);
+  s.switch_on_memory = core.flag("switch_on_memory");
+  s.dcache_banks = core.u32("dcache_banks");
+  s.wpu = wpu_params(config);
+  if (s.wpu.task_mode) {
+    // One pseudo-CTA per WPU holds every hardware thread context, one context per warp-slice.
+    s.max_warps = std::max(s.max_warps, s.wpu.contexts());
+    if (s.dcache_banks == 0) s.dcache_banks = s.wpu.width;
+  }
   s.clock = clock;
   return s;
 }

@@ -13,6 +13,7 @@
 #include "hw/stack_params.hpp"
 #include "hw/units/permutations.hpp"
 #include "hw/warp_scheduler.hpp"
+#include "hw/wpu_params.hpp"
 #include "models/config/machine_config.hpp"
 
 namespace simtlm::hw {
@@ -42,7 +43,10 @@ struct SmParams {
   uint32_t line_bytes = 128;  // line of the first cache the SM's requests reach: no request is larger
   uint32_t shared_banks = 32;
   uint32_t shared_latency = 20;
-  LsuLimits lsu;  // requests in flight below the load/store unit
+  LsuLimits lsu;                  // requests in flight below the load/store unit
+  bool switch_on_memory = false;  // a global or local access blocks its slot until answered
+  uint32_t dcache_banks = 0;      // 0: one request per cycle; else banked by line
+  WpuParams wpu;                  // task mode and warp-slices (robust-simd.txt)
   sc_core::sc_time clock = sc_core::sc_time(1, sc_core::SC_NS);
 };
 

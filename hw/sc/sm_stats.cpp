@@ -39,6 +39,8 @@ const std::vector<Field<SmStats>>& sm_memory_fields() {
        "shared accesses"},
       {"shared_conflict_cycles", &SmStats::shared_conflict_cycles, Kind::counter, "cycles",
        "extra cycles of shared-memory bank conflicts"},
+      {"dcache_bank_conflict_cycles", &SmStats::dcache_bank_conflict_cycles, Kind::counter, "cycles",
+       "extra cycles the memory unit spent on requests to one L1 bank (core.dcache_banks; 0 when unbanked)"},
       {"constant_and_param_instructions", &SmStats::other_memory_instructions, Kind::counter, "instructions",
        "other accesses"},
       {"atomics", &SmStats::atomics, Kind::counter, "instructions",

@@ -6,6 +6,7 @@
 // the papers' machines.
 #include "hw/gpu_schema.hpp"
 #include "hw/sm_schema.hpp"
+#include "hw/wpu_schema.hpp"
 #include "models/config/machine_config.hpp"
 #include "models/mem/memory_schema.hpp"
 
@@ -14,7 +15,8 @@ namespace simtlm::config {
 const std::vector<ParamSpec>& schema() {
   static const std::vector<ParamSpec> table = [] {
     ParamRows rows;
-    for (const ParamRows& part : {hw::gpu_rows(), hw::sm_rows(), mem::memory_rows(), hw::run_rows()})
+    for (const ParamRows& part :
+         {hw::gpu_rows(), hw::sm_rows(), hw::wpu_rows(), mem::memory_rows(), hw::run_rows()})
       rows.insert(rows.end(), part.begin(), part.end());
     return rows;
   }();
@@ -22,7 +24,8 @@ const std::vector<ParamSpec>& schema() {
 }
 
 const std::vector<SchemaCheck>& schema_checks() {
-  static const std::vector<SchemaCheck> checks = {hw::check_gpu, hw::check_sm, mem::check_memory};
+  static const std::vector<SchemaCheck> checks = {hw::check_gpu, hw::check_sm, hw::check_wpu,
+                                                  mem::check_memory};
   return checks;
 }
 

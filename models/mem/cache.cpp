@@ -5,6 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "models/mem/pollution.hpp"
+
 namespace simtlm::mem {
 
 using sc_core::sc_time;
@@ -76,7 +78,7 @@ Cache::Line* Cache::find(uint64_t line) {
   const uint32_t set = set_of(line);
   for (uint32_t w = 0; w < p_.assoc; ++w) {
     Line& l = lines_[size_t{set} * p_.assoc + w];
-    if (!l.disabled && l.valid && l.line_addr == line) return &l;
+    if (usable(l) && l.valid && l.line_addr == line) return &l;
   }
   return nullptr;
 }
@@ -86,7 +88,7 @@ Cache::Line* Cache::victim(uint64_t line) {
   Line* best = nullptr;
   for (uint32_t w = 0; w < p_.assoc; ++w) {
     Line& l = lines_[size_t{set} * p_.assoc + w];
-    if (l.disabled) continue;
+    if (!usable(l)) continue;
     if (!l.valid) return &l;
     if (!best || l.lru < best->lru) best = &l;
   }
@@ -106,11 +108,8 @@ uint64_t Cache::write_back_dirty() {
   ++stats_.flushes;
   uint64_t sent = 0;
   for (Line& l : lines_) {
-    if (l.disabled || !l.valid || !l.dirty) continue;
-    const int first = std::countr_zero(l.dirty), last = 31 - std::countl_zero(l.dirty);
-    const unsigned bytes = (last - first + 1) * p_.sector_bytes;
-    send_down(tlm::TLM_WRITE_COMMAND, l.line_addr + first * p_.sector_bytes, bytes, nullptr,
-              sc_core::SC_ZERO_TIME);
+    if (!usable(l) || !l.valid || !l.dirty) continue;
+    const unsigned bytes = write_back_line(l);
     ++stats_.flush_writebacks;
     stats_.flush_bytes += bytes;
     l.dirty = 0;
@@ -134,14 +133,18 @@ void Cache::send_down(tlm::tlm_command cmd, uint64_t addr, unsigned len, const G
   note_queues();
 }
 
+unsigned Cache::write_back_line(const Line& l) {
+  if (!l.valid || !l.dirty) return 0;
+  // The span of dirty sectors as one burst.
+  const int first = std::countr_zero(l.dirty), last = 31 - std::countl_zero(l.dirty);
+  const unsigned bytes = (last - first + 1) * p_.sector_bytes;
+  send_down(tlm::TLM_WRITE_COMMAND, l.line_addr + first * p_.sector_bytes, bytes, nullptr,
+            sc_core::SC_ZERO_TIME);
+  return bytes;
+}
+
 void Cache::evict(Line& l) {
-  if (l.valid && l.dirty) {
-    // Write back the span of dirty sectors as one burst.
-    const int first = std::countr_zero(l.dirty), last = 31 - std::countl_zero(l.dirty);
-    ++stats_.writebacks;
-    send_down(tlm::TLM_WRITE_COMMAND, l.line_addr + first * p_.sector_bytes,
-              (last - first + 1) * p_.sector_bytes, nullptr, sc_core::SC_ZERO_TIME);
-  }
+  if (write_back_line(l) != 0) ++stats_.writebacks;
   l.valid = l.dirty = 0;
 }
 
@@ -259,7 +262,7 @@ bool Cache::accept_write(Gp& p, uint64_t line, uint32_t sectors) {
     ++stats_.misses;
     if (v) {
       evict(*v);
-      *v = Line{line, sectors, sectors, ++lru_clock_, false};
+      *v = Line{line, sectors, sectors, ++lru_clock_, false, false};
     } else if (bypass) {
       ++stats_.bypasses;
     }
@@ -315,6 +318,27 @@ void Cache::set_line_disabled(uint32_t set, uint32_t way, bool disabled) {
   Line& l = lines_.at(size_t{set} * p_.assoc + way);
   if (disabled && l.valid) evict(l);
   l.disabled = disabled;
+}
+
+uint64_t Cache::pollute(double fraction, uint64_t seed) {
+  const std::vector<uint32_t> chosen =
+      pick_polluted_lines(static_cast<uint32_t>(lines_.size()), fraction, seed);
+  // Released lines were emptied when they were polluted: they come back invalid.
+  for (Line& l : lines_) l.polluted = false;
+  uint64_t sent = 0;
+  for (uint32_t index : chosen) {
+    Line& l = lines_[index];
+    // The workload's data must survive losing the line: dirty sectors go down before it is dropped.
+    if (const unsigned bytes = write_back_line(l); bytes != 0) {
+      ++stats_.pollution_writebacks;
+      stats_.pollution_writeback_bytes += bytes;
+      ++sent;
+    }
+    l.valid = l.dirty = 0;
+    l.polluted = true;
+  }
+  stats_.polluted_lines = chosen.size();
+  return sent;
 }
 
 }  // namespace simtlm::mem

@@ -81,6 +81,17 @@ class Cache : public sc_core::sc_module {
   // first, spread over all sets. A set with no enabled way passes its accesses through uncached.
   void disable_fraction(double fraction);
   void set_line_disabled(uint32_t set, uint32_t way, bool disabled);
+  // Random cache pollution (Robust SIMD, Section VII-B; docs/memory-system.md): marks round(fraction * lines)
+  // lines, drawn uniformly without replacement from `seed` (pick_polluted_lines), as unusable by the
+  // workload; the lines polluted before are released first (empty). May be called at any time: a newly
+  // polluted line that holds dirty sectors writes them back first (one burst, like an eviction; counted in
+  // pollution_writebacks). A polluted line is never hit nor allocated; a set with every way polluted (or
+  // disabled) passes its accesses through uncached, as a disabled set does. Returns the writes sent.
+  uint64_t pollute(double fraction, uint64_t seed);
+  bool line_polluted(uint32_t set, uint32_t way) const {
+    return lines_.at(size_t{set} * p_.assoc + way).polluted;
+  }
+  uint32_t sets() const { return sets_; }
   bool contains(uint64_t addr) const;  // some sector of the line is valid (for tests)
   bool dirty(uint64_t addr) const;     // some sector of the line is dirty (for tests)
 
@@ -100,6 +111,7 @@ class Cache : public sc_core::sc_module {
     uint32_t dirty = 0;
     uint64_t lru = 0;
     bool disabled = false;
+    bool polluted = false;
   };
   struct Mshr {
     uint32_t sectors = 0;
@@ -117,8 +129,11 @@ class Cache : public sc_core::sc_module {
   void on_down_resp(Gp& p);
   uint32_t set_of(uint64_t line) const { return static_cast<uint32_t>(line / set_stride_ % sets_); }
   Line* find(uint64_t line);
-  Line* victim(uint64_t line);  // nullptr when every way of the set is disabled
+  Line* victim(uint64_t line);  // nullptr when every way of the set is disabled or polluted
+  static bool usable(const Line& l) { return !l.disabled && !l.polluted; }
   void evict(Line& l);
+  // Sends the dirty sectors of `l` down as one burst; returns its bytes (0 when clean).
+  unsigned write_back_line(const Line& l);
   // `cause`: the request whose RequestExt the new one carries (nullptr: an empty one, for writebacks).
   void send_down(tlm::tlm_command cmd, uint64_t addr, unsigned len, const Gp* cause,
                  const sc_core::sc_time& delay);

@@ -90,6 +90,8 @@ MemoryParams memory_params(const config::MachineConfig& config, uint32_t sms, co
   p.sms = sms;
   p.l1_enabled = l1.flag("enabled");
   p.l1_disabled_fraction = l1.real("disabled_fraction");
+  p.l1_pollution = l1.real("pollution");
+  p.l1_pollution_seed = l1.u64("pollution_seed");
   p.l1 = l1_cache_params(l1, clock);
   p.l2_enabled = l2.flag("enabled");
   p.l2_banks = l2.u32("banks");

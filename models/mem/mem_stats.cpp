@@ -42,6 +42,14 @@ const std::vector<Field<CacheStats>>& cache_fields() {
       {"flush_writebacks", &CacheStats::flush_writebacks, Kind::counter, "requests",
        "writes of the kernel-end write-back, one per dirty line (lines stay valid and clean)"},
       {"flush_bytes", &CacheStats::flush_bytes, Kind::counter, "bytes", "bytes of the kernel-end write-back"},
+      // A maximum, not a counter: it is a state that holds for the whole run, so a later launch of a
+      // sequence still shows it, and the GPU total shows one L1's count (every L1 loses the same number).
+      {"polluted_lines", &CacheStats::polluted_lines, Kind::maximum, "lines",
+       "lines taken out of use by cache pollution (`l1.pollution`), never hit nor allocated"},
+      {"pollution_writebacks", &CacheStats::pollution_writebacks, Kind::counter, "requests",
+       "writes of the dirty lines that pollution took (their data is kept below)"},
+      {"pollution_writeback_bytes", &CacheStats::pollution_writeback_bytes, Kind::counter, "bytes",
+       "bytes of those writes"},
   };
   return fields;
 }

@@ -14,6 +14,7 @@ struct CacheStats {
   uint64_t down_reads = 0, down_writes = 0;
   uint64_t atomics = 0, atomic_operations = 0, atomic_wait_cycles = 0;
   uint64_t flushes = 0, flush_writebacks = 0, flush_bytes = 0;
+  uint64_t polluted_lines = 0, pollution_writebacks = 0, pollution_writeback_bytes = 0;
 };
 
 struct CrossbarPortStats {

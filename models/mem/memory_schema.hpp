@@ -1,7 +1,7 @@
 #pragma once
-// The memory system's rows in reference order (its own l1.enabled, l1.disabled_fraction, l2.enabled and
-// l2.banks around its components' rows) and its checks: each cache's, then those across components. Plain
-// C++, see cache_schema.hpp.
+// The memory system's rows in reference order (its own l1.enabled, l1.disabled_fraction, l1.pollution,
+// l1.pollution_seed, l2.enabled and l2.banks around its components' rows) and its checks: each cache's,
+// then those across components. Plain C++, see cache_schema.hpp.
 #include <string>
 
 #include "models/config/config_section.hpp"
@@ -24,6 +24,23 @@ inline config::ParamRows memory_rows() {
                   1,
                   {},
                   "fraction of lines disabled (cache pollution studies)"});
+  rows.push_back(
+      {"l1.pollution",
+       K::real,
+       "0",
+       0,
+       0.95,
+       {},
+       "fraction of every L1's lines polluted: round(fraction x lines) lines drawn at random, never "
+       "hit nor allocated, fixed for the whole run (Robust SIMD Section VII-B; "
+       "docs/memory-system.md)"});
+  rows.push_back({"l1.pollution_seed",
+                  K::unsigned_int,
+                  "1",
+                  0,
+                  config::kLargestParam,
+                  {},
+                  "seed of the polluted lines; each SM's L1 draws its own set from it and its index"});
   for (const config::ParamSpec& row : crossbar_rows()) rows.push_back(row);
   rows.push_back(
       {"l2.enabled",

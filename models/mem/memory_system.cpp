@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/mem/pollution.hpp"
+
 namespace simtlm::mem {
 
 namespace {
@@ -27,6 +29,9 @@ MemorySystem::MemorySystem(const MemoryParams& params, const ChannelTarget& chan
     for (uint32_t i = 0; i < p_.sms; ++i) {
       auto l1 = std::make_unique<L1Cache>(("l1_" + std::to_string(i)).c_str(), p_.l1);
       if (p_.l1_disabled_fraction > 0) l1->disable_fraction(p_.l1_disabled_fraction);
+      // Before any access, so nothing is written back; the set stays for every kernel of the run (the
+      // paper's steady-state disruption), not redrawn per launch.
+      if (p_.l1_pollution > 0) l1->pollute(p_.l1_pollution, pollution_seed_for(p_.l1_pollution_seed, i));
       l1->out.bind(xbar_->in);
       l1_.push_back(std::move(l1));
     }

@@ -22,6 +22,10 @@ struct MemoryParams {
   uint32_t sms = 1;  // SM-side ports
   bool l1_enabled = true;
   double l1_disabled_fraction = 0;  // of every L1's lines (Cache::disable_fraction)
+  // Random pollution of every L1 (Cache::pollute), drawn once before the first kernel and kept for the
+  // whole run; SM i's lines come from pollution_seed_for(l1_pollution_seed, i).
+  double l1_pollution = 0;
+  uint64_t l1_pollution_seed = 1;
   CacheParams l1 = CacheParams::l1();
   // Without the L2 the crossbar's bank ports lead straight to the DRAM channels (GT200): l2_banks memory
   // partitions interleaved by l2.line_bytes, no caching and no atomic unit.

@@ -3,8 +3,11 @@
 // executor_*.cpp.
 #include <fmt/format.h>
 
+#include <cstring>
+
 #include "models/ptx/executor_call.hpp"
 #include "models/ptx/executor_internal.hpp"
+#include "models/ptx/grid_rules.hpp"
 #include "models/ptx/hooks.hpp"
 #include "models/ptx/kernel_layout.hpp"
 
@@ -16,32 +19,62 @@ Executor::Executor(const LaunchContext& launch) : launch_(launch) {
   if (launch_.module && launch_.kernel) require_supported(*launch_.module, *launch_.kernel);
 }
 
-void Executor::init_warp(WarpContext& warp, CtaContext& cta, uint32_t warp_in_cta) const {
-  const Function& fn = *launch_.kernel;
+namespace {
+
+// A warp with fresh registers and local frames and no thread yet.
+void clear_warp(const Function& fn, WarpContext& warp, CtaContext& cta, uint32_t warp_in_cta, bool tasks) {
   warp.cta = &cta;
   warp.warp_in_cta = warp_in_cta;
   warp.regs.assign(fn.regs.size() * kWarpSize, 0);
   warp.local.reset(size_t(fn.local_bytes) * kWarpSize);
   warp.valid = 0;
   warp.exited = 0;
-  const Dim3& b = launch_.block;
-  uint64_t threads = b.count();
+  warp.lanes_own_cta = tasks;
+  warp.tid.fill(Dim3{0, 0, 0});
+  warp.lane_ctaid.fill(Dim3{0, 0, 0});
+}
+
+Dim3 thread_coordinates(const Dim3& block, uint64_t linear) {
+  return Dim3{uint32_t(linear % block.x), uint32_t((linear / block.x) % block.y),
+              uint32_t(linear / (block.x * block.y))};
+}
+
+}  // namespace
+
+void Executor::init_warp(WarpContext& warp, CtaContext& cta, uint32_t warp_in_cta) const {
+  clear_warp(*launch_.kernel, warp, cta, warp_in_cta, false);
+  const uint64_t threads = launch_.block.count();
   for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-    uint64_t linear = uint64_t(warp_in_cta) * kWarpSize + lane;
-    if (linear >= threads) {
-      warp.tid[lane] = Dim3{0, 0, 0};
-      continue;
-    }
+    const uint64_t linear = uint64_t(warp_in_cta) * kWarpSize + lane;
+    if (linear >= threads) continue;
     warp.valid |= LaneMask{1} << lane;
-    warp.tid[lane] =
-        Dim3{uint32_t(linear % b.x), uint32_t((linear / b.x) % b.y), uint32_t(linear / (b.x * b.y))};
+    warp.tid[lane] = thread_coordinates(launch_.block, linear);
   }
+}
+
+void Executor::init_task_warp(WarpContext& warp, CtaContext& cta, uint32_t warp_in_cta) const {
+  clear_warp(*launch_.kernel, warp, cta, warp_in_cta, true);
+}
+
+void Executor::start_task(WarpContext& warp, unsigned lane, uint64_t task) const {
+  const Function& fn = *launch_.kernel;
+  for (size_t r = 0; r < fn.regs.size(); ++r) warp.regs[r * kWarpSize + lane] = 0;
+  if (fn.local_bytes) std::memset(warp.local.data() + size_t(lane) * fn.local_bytes, 0, fn.local_bytes);
+  const LaneMask bit = LaneMask{1} << lane;
+  warp.valid |= bit;
+  warp.exited &= ~bit;
+  const uint64_t threads = launch_.block.count();
+  warp.tid[lane] = thread_coordinates(launch_.block, task % threads);
+  warp.lane_ctaid[lane] = cta_coordinates(launch_.grid, task / threads);
 }
 
 std::string Executor::where(const WarpContext& warp, uint32_t pc, int lane) const {
   const Function& fn = *launch_.kernel;
   std::string s = fmt::format("kernel {}", fn.name);
-  if (warp.cta) {
+  if (warp.lanes_own_cta && lane >= 0 && lane < int(kWarpSize)) {
+    const Dim3& id = warp.lane_ctaid[lane];
+    s += fmt::format(", CTA ({},{},{})", id.x, id.y, id.z);
+  } else if (warp.cta) {
     const Dim3& id = warp.cta->ctaid;
     s += fmt::format(", CTA ({},{},{})", id.x, id.y, id.z);
   }
@@ -94,7 +127,7 @@ uint64_t symbol_address(const Ctx& c, uint32_t sym) {
 
 uint64_t special_value(const Ctx& c, SpecialReg r, unsigned lane) {
   const Dim3& tid = c.warp.tid[lane];
-  const Dim3& ctaid = c.warp.cta->ctaid;
+  const Dim3& ctaid = c.warp.lanes_own_cta ? c.warp.lane_ctaid[lane] : c.warp.cta->ctaid;
   uint32_t below = uint32_t((uint64_t{1} << lane) - 1);
   switch (r) {
     case SpecialReg::tid_x:
@@ -168,6 +201,16 @@ const uint64_t* operand_values(const Ctx& c, const Operand& op, uint64_t* buf) {
       switch (op.sreg) {
         case SpecialReg::tid_x:
           for_lanes(c.active, [&](unsigned lane) { buf[lane] = c.warp.tid[lane].x; });
+          return buf;
+        case SpecialReg::ctaid_x:
+        case SpecialReg::ctaid_y:
+        case SpecialReg::ctaid_z:
+          if (!c.warp.lanes_own_cta) {
+            const uint64_t v = special_value(c, op.sreg, 0);
+            for (unsigned i = 0; i < kWarpSize; ++i) buf[i] = v;
+            return buf;
+          }
+          for_lanes(c.active, [&](unsigned lane) { buf[lane] = special_value(c, op.sreg, lane); });
           return buf;
         case SpecialReg::tid_y:
         case SpecialReg::tid_z:

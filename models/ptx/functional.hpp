@@ -72,6 +72,9 @@ struct WarpContext {
   LaneMask valid = 0;   // lanes that hold a thread of the CTA
   LaneMask exited = 0;  // lanes whose thread ran exit or the kernel's ret (set by the executor)
   std::array<Dim3, kWarpSize> tid{};
+  // Task mode (models/ptx/task_mode.hpp): each lane runs a thread of any CTA of the grid, named here.
+  bool lanes_own_cta = false;
+  std::array<Dim3, kWarpSize> lane_ctaid{};
   std::vector<uint64_t> regs;
   ZeroedBytes local;   // kWarpSize frames of Function::local_bytes each
   uint64_t clock = 0;  // value of %clock/%clock64, set by the runner or timing model
@@ -105,6 +108,10 @@ class Executor {
   explicit Executor(const LaunchContext& launch);
   // Sets up a new warp's registers and local frames.
   void init_warp(WarpContext& warp, CtaContext& cta, uint32_t warp_in_cta) const;
+  // Task mode: a warp whose lanes hold no thread yet; start_task() gives lane `lane` thread number `task` of
+  // the grid (CTA task / threads per CTA), with fresh registers and local frame.
+  void init_task_warp(WarpContext& warp, CtaContext& cta, uint32_t warp_in_cta) const;
+  void start_task(WarpContext& warp, unsigned lane, uint64_t task) const;
   // Executes code[pc] for the lanes in mask. Throws KernelError on a runtime fault.
   WarpStep execute(WarpContext& warp, uint32_t pc, LaneMask mask) const;
   // Formats "kernel K, CTA (x,y,z), thread (x,y,z), PC n (PTX line l, file.cu:line)".

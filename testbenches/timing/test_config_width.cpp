@@ -54,6 +54,16 @@ const std::map<std::string, Route>& routes() {
       r[base + "initiation_interval"] = {
           sm([k](const SmParams& s) { return s.pipes[k].initiation_interval; })};
     }
+    r["core.dcache_banks"] = {sm([](const SmParams& s) { return s.dcache_banks; })};
+    r["wpu.width"] = {sm([](const SmParams& s) { return s.wpu.width; })};
+    r["wpu.depth"] = {sm([](const SmParams& s) { return s.wpu.depth; })};
+    r["wpu.tasks_per_interval"] = {sm([](const SmParams& s) { return s.wpu.tasks_per_interval; })};
+    r["wpu.min_intervals"] = {sm([](const SmParams& s) { return s.wpu.min_intervals; })};
+    r["wpu.fallback_width"] = {sm([](const SmParams& s) { return s.wpu.fallback_width; })};
+    r["wpu.fallback_depth"] = {sm([](const SmParams& s) { return s.wpu.fallback_depth; })};
+    r["wpu.reconfigure_cycles"] = {sm([](const SmParams& s) { return s.wpu.reconfigure_cycles; })};
+    r["wpu.min_gain"] = {sm([](const SmParams& s) { return s.wpu.min_gain; })};
+    r["wpu.stack_rows"] = {sm([](const SmParams& s) { return s.wpu.stack_rows; })};
     r["stack.entries"] = {sm([](const SmParams& s) { return s.stack.onchip_entries; }),
                           {{"stack.spill_chunk", "1"}}};
     r["stack.spill_chunk"] = {
@@ -84,6 +94,8 @@ const std::map<std::string, Route>& routes() {
     r["l1.mshr_merge"] = {[](const GpuParams& g) { return double(g.memory.l1.mshr_max_merge); }};
     r["l1.write_buffer"] = {[](const GpuParams& g) { return double(g.memory.l1.write_buffer); }};
     r["l1.disabled_fraction"] = {[](const GpuParams& g) { return g.memory.l1_disabled_fraction; }};
+    r["l1.pollution"] = {[](const GpuParams& g) { return g.memory.l1_pollution; }};
+    r["l1.pollution_seed"] = {[](const GpuParams& g) { return double(g.memory.l1_pollution_seed); }};
     r["interconnect.latency"] = {[](const GpuParams& g) { return double(g.memory.xbar.latency); }};
     r["interconnect.bytes_per_cycle"] = {
         [](const GpuParams& g) { return double(g.memory.xbar.bytes_per_cycle); }};
@@ -138,6 +150,11 @@ const std::map<std::string, std::function<int(const GpuParams&)>>& selectors() {
       {"compaction.mechanism", [](const GpuParams& g) { return int(g.sm.compaction); }},
       {"compaction.permutation", [](const GpuParams& g) { return int(g.sm.permutation); }},
       {"compaction.slp_disable", [](const GpuParams&) { return 0; }},  // checked in test_timing_compaction
+      {"core.switch_on_memory", [](const GpuParams& g) { return int(g.sm.switch_on_memory); }},
+      {"wpu.task_mode", [](const GpuParams& g) { return int(g.sm.wpu.task_mode); }},
+      {"wpu.policy", [](const GpuParams& g) { return int(g.sm.wpu.policy); }},
+      {"wpu.strategy", [](const GpuParams& g) { return int(g.sm.wpu.strategy); }},
+      {"wpu.stride", [](const GpuParams& g) { return int(g.sm.wpu.stride); }},
       {"lsu.segment_bytes", [](const GpuParams& g) { return int(g.sm.segment_bytes); }},
       {"lsu.coalescing", [](const GpuParams& g) { return int(g.sm.coalescing); }},
       {"l1.enabled", [](const GpuParams& g) { return int(g.memory.l1_enabled); }},
@@ -202,9 +219,10 @@ TEST(ConfigWidth, EveryChoiceBuildsAndTheChoicesDiffer) {
     for (const std::string& choice : choices) {
       SCOPED_TRACE(std::string(spec.path) + " = " + choice);
       std::map<std::string, std::string> with;
-      if (spec.path == std::string("stack.preset")) with["stack.cycles.divergent_branch"] = "0";
+      // emplace, not operator[] = "literal": GCC 12 warns falsely on the latter here (-Wrestrict).
+      if (spec.path == std::string("stack.preset")) with.emplace("stack.cycles.divergent_branch", "0");
       if (spec.path == std::string("dram.preset")) {
-        with["dram.tRAS"] = "1000";  // distinct from the GDDR5 preset's
+        with.emplace("dram.tRAS", "1000");  // distinct from the GDDR5 preset's
       }
       try {
         seen.insert(selector->second(built(spec.path, choice, with)));

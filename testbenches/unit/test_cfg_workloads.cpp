@@ -69,7 +69,7 @@ TEST(CfgOnWorkloads, ReconvergencePointIsTheImmediatePostDominator) {
       }
     }
   }
-  EXPECT_EQ(kernels, 35);
+  EXPECT_EQ(kernels, 49);
   EXPECT_GT(branches, 40);
 }
 

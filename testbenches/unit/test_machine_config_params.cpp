@@ -15,6 +15,7 @@
 #include "hw/lsu_limits.hpp"
 #include "hw/sm_schema.hpp"
 #include "hw/stack_params.hpp"
+#include "hw/wpu_schema.hpp"
 #include "models/config/config_section.hpp"
 #include "models/mem/memory_schema.hpp"
 
@@ -146,7 +147,8 @@ TEST(ConfigParams, GpuClockPeriodInPicoseconds) {
 
 TEST(ConfigParams, SchemaIsEveryComponentsRowsInReferenceOrder) {
   std::vector<std::string> composed;
-  for (const ParamRows& part : {hw::gpu_rows(), hw::sm_rows(), mem::memory_rows(), hw::run_rows()}) {
+  for (const ParamRows& part :
+       {hw::gpu_rows(), hw::sm_rows(), hw::wpu_rows(), mem::memory_rows(), hw::run_rows()}) {
     const std::vector<std::string> p = paths(part);
     composed.insert(composed.end(), p.begin(), p.end());
   }
@@ -157,9 +159,9 @@ TEST(ConfigParams, SchemaIsEveryComponentsRowsInReferenceOrder) {
     const std::string section = path.substr(0, path.find('.'));
     if (sections.empty() || sections.back() != section) sections.push_back(section);
   }
-  EXPECT_EQ(sections, (std::vector<std::string>{"gpu", "core", "stack", "compaction", "lsu", "l1",
+  EXPECT_EQ(sections, (std::vector<std::string>{"gpu", "core", "stack", "compaction", "lsu", "wpu", "l1",
                                                 "interconnect", "l2", "dram", "run"}));
-  EXPECT_EQ(composed.size(), 88u);
+  EXPECT_EQ(composed.size(), 105u);
   // A component's rows are its own: the stack's and the LSU limits' sit inside the SM's.
   const std::vector<std::string> sm = paths(hw::sm_rows());
   for (const std::string& path : paths(hw::stack_rows()))

@@ -58,6 +58,23 @@ const std::map<std::string, std::string> kSuiteClasses = {
     {"sad_4x4", "PP"},           // frame-edge checks on displacements
     {"sort_keys", "PPPDPP"},     // bitonic: the compare-exchange on loaded keys is D
     {"volume_render", "PPPDP"},  // only the opaque exit (accumulated loaded densities) is D
+    // Robust SIMD study (issue 15), fft, edge_filter, hotspot, lu: tests on task ids and parameters only.
+    {"fft_twiddles", "P"},  // the octant reduction compiles to selects: only the bounds check branches
+    {"fft_bit_reverse", "P"},
+    {"fft_butterfly", "P"},
+    {"edge_filter", "PP"},       // bounds check; border pixel
+    {"hotspot_step", "PPPPPP"},  // bounds check; interior cell; the four clamped neighbours
+    {"lu_make_dominant", "PP"},  // bounds check; diagonal element
+    {"lu_column", "P"},
+    {"lu_update", "P"},
+    // Robust SIMD Table II, merge_sort, short_path, kmeans, svm_kernel (issue 15):
+    {"sort_runs", "PPPPPPPPDPP"},     // copy and run loops on ids; the insertion shift tests a loaded key: D
+    {"merge_runs", "PPDDDDDDDDDDD"},  // the merge loop's indices advance by loaded-key selects: D from there
+    {"short_path_row", "PPDPPD"},     // bounds, row 0, edges P; blocked gain and unreachable best D
+    {"assign_points", "PPPDDDDDDDDDDDDDDPPDDDDDDD"},  // centre loops P; the early stop on distances D
+    // the member test on loaded assignments is D; members == 0 only counts them (no loaded value): P
+    {"update_centres", "PPPDDDDPPDPPPPPPPPP"},
+    {"svm_decision", "PPDPD"},  // bounds and support loop P; the cutoff and sign tests on loaded features D
 };
 
 // Every conditional branch of the suite's kernels, one line each on stdout (scripts/gen-taint-table turns

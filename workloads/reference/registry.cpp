@@ -20,13 +20,19 @@ constexpr std::pair<const char*, ReferenceFn> kReferences[] = {
     {"convolution", convolution},
     {"double_loop", double_loop},
     {"dxtc", dxtc},
+    {"edge_filter", edge_filter},
+    {"fft", fft},
     {"gaussian", gaussian},
     {"histogram", histogram},
     {"histogram64", histogram64},
+    {"hotspot", hotspot},
     {"julia", julia},
+    {"kmeans", kmeans},
     {"lbm", lbm},
+    {"lu", lu},
     {"mandelbrot", mandelbrot},
     {"mandelbrot_herding", mandelbrot_herding},
+    {"merge_sort", merge_sort},
     {"nbody", nbody},
     {"ocean_fft", ocean_fft},
     {"needleman_wunsch", needleman_wunsch},
@@ -34,15 +40,18 @@ constexpr std::pair<const char*, ReferenceFn> kReferences[] = {
     {"recursive_gaussian", recursive_gaussian},
     {"reduction", reduction},
     {"sad", sad},
+    {"short_path", short_path},
     {"single_loop", single_loop},
     {"sobel", sobel},
+    {"svm_kernel", svm_kernel},
     {"volume_render", volume_render},
 };
 
 // References of workloads that are launch sequences (launches:): SequenceSession runs them, not the
 // single-launch suites that iterate reference_names().
-constexpr const char* kSequenceWorkloads[] = {"bfs_graph", "gaussian",         "histogram64",
-                                              "lbm",       "needleman_wunsch", "particles"};
+constexpr const char* kSequenceWorkloads[] = {
+    "bfs_graph", "gaussian", "histogram64", "lbm",        "needleman_wunsch", "particles",
+    "fft",       "hotspot",  "lu",          "merge_sort", "short_path",       "kmeans"};
 
 bool is_sequence_workload(const std::string& name) {
   return std::find(std::begin(kSequenceWorkloads), std::end(kSequenceWorkloads), name) !=
