@@ -84,6 +84,9 @@ class SlotHost {
   // ... in lane order (neighbouring tasks on adjacent lanes), with fresh registers. Only a host of task mode
   // implements it.
   virtual void start_tasks(uint32_t cta, uint32_t warp, ptx::LaneMask lanes, uint64_t first_task);
+  // core.switch_on_memory: whether the slot still waits for accesses it issued (the unit hears of their end
+  // through DivergenceUnit::accesses_done).
+  virtual bool waits_on_accesses(uint32_t /*slot*/) const { return false; }
 };
 
 inline void SlotHost::start_tasks(uint32_t, uint32_t, ptx::LaneMask, uint64_t) {
@@ -157,6 +160,8 @@ class DivergenceUnit {
   // hit the L1 when it was issued) were answered while the others are still outstanding.
   virtual bool splits_on_memory() const { return false; }
   virtual void hits_returned(uint32_t /*slot*/, ptx::LaneMask /*hit_lanes*/, uint64_t /*now*/) {}
+  // core.switch_on_memory: the last outstanding access of the slot was answered.
+  virtual void accesses_done(uint32_t /*slot*/, uint64_t /*now*/) {}
   // Task mode's statistics (WarpSlices); nullptr for the other units.
   virtual const WpuStats* wpu_stats() const { return nullptr; }
 

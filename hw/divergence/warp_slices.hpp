@@ -42,6 +42,7 @@ class WarpSlices final : public DivergenceUnit {
   void completed(uint32_t, uint32_t, uint64_t) override {}
   bool splits_on_memory() const override { return dws_; }
   void hits_returned(uint32_t slot, ptx::LaneMask hit_lanes, uint64_t now) override;
+  void accesses_done(uint32_t slot, uint64_t now) override;
 
   const WpuStats* wpu_stats() const override { return &wpu_; }
   const WarpSliceTable& table() const { return wst_; }

@@ -108,9 +108,15 @@ void WarpSlices::after_stack_change(uint32_t e, uint64_t now) {
   try_join(e, now);
 }
 
+void WarpSlices::accesses_done(uint32_t slot, uint64_t now) {
+  if (slot >= capacity() && sub_[slot - capacity()].live) try_join(slot - capacity(), now);
+}
+
 void WarpSlices::try_join(uint32_t e, uint64_t now) {
   Subdivision& sub = sub_[e];
   if (!sub.first_waits || !sub.second_waits) return;
+  // The second split's lanes join only once their own accesses are answered (accesses_done tries again).
+  if (host_.waits_on_accesses(capacity() + e)) return;
   if (sub.memory && sub.first_pc != sub.pc) return;  // cannot happen on straight-line code; wait on
   const uint32_t at = sub.pc;
   sub = Subdivision{};

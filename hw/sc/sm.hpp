@@ -206,6 +206,7 @@ class Sm : public sc_core::sc_module, private SlotHost {
   void check_deadlock(uint32_t cta) override;
   void unit_failed(const std::string& message) override { fail(message, false); }
   void start_tasks(uint32_t cta, uint32_t warp, ptx::LaneMask lanes, uint64_t first_task) override;
+  bool waits_on_accesses(uint32_t s) const override { return timing_[s].pending_accesses > 0; }
 
   const uint32_t id_;
   const SmParams p_;

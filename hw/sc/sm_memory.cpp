@@ -169,8 +169,9 @@ void Sm::on_response(uint64_t request_tag) {
   // Only the slot that issued reads these registers: slots that share contexts are looked at afresh anyway.
   invalidate(op.slot);
   if (op.blocks) {
-    if (slot(op.slot).generation == op.generation && timing_[op.slot].pending_accesses)
-      --timing_[op.slot].pending_accesses;
+    // Counted per slot and never reset: a slot that started afresh still waits for what it issued before.
+    if (timing_[op.slot].pending_accesses && --timing_[op.slot].pending_accesses == 0)
+      unit_->accesses_done(op.slot, now);
   } else if (op.fill) {
     const IssueSlot& w = slot(op.slot);
     if (!w.live || w.generation != op.generation) return;

@@ -135,6 +135,22 @@ TEST(TaskModeDws, ScatteredReadsAndDataBranchesSplitSlices) {
   EXPECT_GT(s["wpu"]["branch_splits"].get<uint64_t>(), 0u);
 }
 
+TEST(TaskModeDws, ASplitJoinsOnlyAfterItsOwnLoadIsAnswered) {
+  const fs::path file = source_path("testbenches/timing/dws_join_after_load.yaml");
+  for (const char* organization : {"4", "32"}) {
+    SCOPED_TRACE(organization);
+    const std::string depth = std::to_string(64 / std::stoul(organization));
+    const nlohmann::json r = run_timing_child(
+        launch::load_launch(file),
+        machine("mv5-wpu.yaml", {{"wpu.policy", "dws"}, {"wpu.width", organization}, {"wpu.depth", depth}}));
+    ASSERT_FALSE(r.contains("error")) << r.value("error", "");
+    EXPECT_EQ(r["sha256"], functional_sha256(file));
+    const nlohmann::json& wpu = r["stats"]["wpu"];
+    EXPECT_GT(wpu["branch_splits"].get<uint64_t>(), 0u);
+    EXPECT_EQ(wpu["joins"], wpu["memory_splits"].get<uint64_t>() + wpu["branch_splits"].get<uint64_t>());
+  }
+}
+
 TEST(TaskModeDws, RunsAreReproducible) {
   const Sets sets = {{"wpu.policy", "robust_dws"}, {"wpu.min_intervals", "2"}, {"l1.pollution", "0.25"}};
   nlohmann::json first = run_tasks(sets), second = run_tasks(sets);
