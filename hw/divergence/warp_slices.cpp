@@ -19,7 +19,8 @@ ptx::LaneMask lowest_lanes(ptx::LaneMask mask, uint32_t n) {
 }  // namespace
 
 WarpSlices::WarpSlices(const DivergenceParams& params, const TimingKernel& kernel, SlotHost& host)
-    : DivergenceUnit(params, kernel, host, 2 * params.wpu.width * params.wpu.depth),
+    : DivergenceUnit(params, kernel, host,
+                     (params.wpu.subdivides() ? 2 : 1) * params.wpu.width * params.wpu.depth),
       wst_(params.wpu.depth, params.wpu.width, params.wpu.stack_rows),
       sub_(params.wpu.width * params.wpu.depth) {
   wpu_.task_mode = true;

@@ -11,7 +11,8 @@
 //
 // Slots and contexts: slot e (a WST entry) runs the slice's threads in context e of the WPU's one
 // pseudo-CTA, in their home lanes; tasks start with fresh registers, so a slice never carries registers over
-// a reconfiguration. DWS adds slot capacity + e for the second split of slice e, on the same context.
+// a reconfiguration. A policy with DWS adds slot capacity + e for the second split of slice e, on the same
+// context; the others have no such slots, since the SM looks at every slot on every cycle.
 #pragma once
 
 #include <memory>

@@ -122,12 +122,8 @@ void Sm::launch_cta(uint64_t linear_id) {
     uint32_t next = 0;
     for (uint32_t i = 0; i < k_.warps_per_cta; ++i) {
       while (context_used_[next]) ++next;
-      context_used_[next] = 1;
-      Context& context = contexts_[next];
-      ++context.generation;
+      Context& context = claim_context(cta, next);
       k_.executor.init_warp(context.ctx, cta.ctx, i);
-      context.reg_ready.assign(k_.fn.regs.size(), 0);
-      cta.contexts.push_back(next);
       valid.push_back(context.ctx.valid);
     }
   }
@@ -143,6 +139,15 @@ void Sm::launch_cta(uint64_t linear_id) {
   unit_->launch_cta(c, linear_id, cta.contexts, valid, now);
   if (wave.enabled) refresh_wave();
   wake_at(now);
+}
+
+Sm::Context& Sm::claim_context(Cta& cta, uint32_t index) {
+  context_used_[index] = 1;
+  Context& context = contexts_[index];
+  ++context.generation;
+  context.reg_ready.assign(k_.fn.regs.size(), 0);
+  cta.contexts.push_back(index);
+  return context;
 }
 
 void Sm::warp_done(uint32_t c, uint32_t warp) {

@@ -187,6 +187,8 @@ class Sm : public sc_core::sc_module, private SlotHost {
   void release_barrier_waiters(uint32_t cta);
   void finish_cta(Cta& cta, uint64_t now);
   void launch_task_cta(Cta& cta, std::vector<ptx::LaneMask>& valid);  // task mode (sm_tasks.cpp)
+  // Context `index` becomes the CTA's next warp: used, a new generation, no register pending.
+  Context& claim_context(Cta& cta, uint32_t index);
   // The memory unit's busy cycles and each request's extra delay when the L1 is banked (core.dcache_banks).
   uint32_t bank_delays(std::vector<uint32_t>& delays) const;
   void on_response(uint64_t tag);

@@ -159,8 +159,8 @@ void Sm::on_response(uint64_t request_tag) {
   if (!op.request_hit.empty() && op.request_hit[request_tag >> 32] && --op.hits_left == 0 &&
       op.remaining > 1) {
     const IssueSlot& w = slot(op.slot);
+    // A subdividing unit's slots share contexts: cycle() looks at every slot afresh, no invalidation here.
     if (w.live && w.generation == op.generation) unit_->hits_returned(op.slot, op.hit_lanes, now_cycle());
-    invalidate_all();
     wake_at(now_cycle());
   }
   if (--op.remaining > 0) return;

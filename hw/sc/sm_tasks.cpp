@@ -15,12 +15,7 @@ void Sm::launch_task_cta(Cta& cta, std::vector<ptx::LaneMask>& valid) {
   cta.registers = 0;
   cta.shared = 0;
   for (uint32_t i = 0; i < contexts; ++i) {
-    context_used_[i] = 1;
-    Context& context = contexts_[i];
-    ++context.generation;
-    k_.executor.init_task_warp(context.ctx, cta.ctx, i);
-    context.reg_ready.assign(k_.fn.regs.size(), 0);
-    cta.contexts.push_back(i);
+    k_.executor.init_task_warp(claim_context(cta, i).ctx, cta.ctx, i);
     valid.push_back(0);
   }
 }
