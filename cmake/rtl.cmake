@@ -28,8 +28,26 @@ foreach(width IN LISTS SIMTLM_RTL_WIDTHS)
   verilate(simtlm_rtl_cc SOURCES ${CMAKE_SOURCE_DIR}/rtl/majority_unit.v TOP_MODULE majority_unit
     PREFIX Vmajority_unit_w${width}_tie_taken VERILATOR_ARGS -Wall -GW=${width} -GTIE_TAKEN=1)
 endforeach()
+# Every majority STRUCTURE at every width and tie rule, named explicitly whatever the default structure is
+# (testbenches/rtl/test_majority_structures_cc.cpp compares them).
+foreach(width IN LISTS SIMTLM_RTL_WIDTHS)
+  foreach(structure IN ITEMS 0 1 2)
+    verilate(simtlm_rtl_cc SOURCES ${CMAKE_SOURCE_DIR}/rtl/majority_unit.v TOP_MODULE majority_unit
+      PREFIX Vmajority_unit_w${width}_s${structure} VERILATOR_ARGS -Wall -GW=${width} -GSTRUCTURE=${structure})
+    verilate(simtlm_rtl_cc SOURCES ${CMAKE_SOURCE_DIR}/rtl/majority_unit.v TOP_MODULE majority_unit
+      PREFIX Vmajority_unit_w${width}_s${structure}_tie_taken
+      VERILATOR_ARGS -Wall -GW=${width} -GSTRUCTURE=${structure} -GTIE_TAKEN=1)
+  endforeach()
+endforeach()
 verilate(simtlm_rtl_cc SOURCES ${CMAKE_SOURCE_DIR}/rtl/popular_block_selector.v TOP_MODULE popular_block_selector
   PREFIX Vpopular_block_selector_w8_a32 VERILATOR_ARGS -Wall -GW=8 -GAW=32)
+# The selector's default build (the twins) examines all lanes in one round; these spread them over more.
+foreach(config IN ITEMS "8;4" "8;8" "32;4" "64;8")
+  list(GET config 0 width)
+  list(GET config 1 rounds)
+  verilate(simtlm_rtl_cc SOURCES ${CMAKE_SOURCE_DIR}/rtl/popular_block_selector.v TOP_MODULE popular_block_selector
+    PREFIX Vpopular_block_selector_w${width}_r${rounds} VERILATOR_ARGS -Wall -GW=${width} -GROUNDS=${rounds})
+endforeach()
 # Generated code is not ours to keep warning-free. It is large straight-line code: -O1 compiles it several times
 # faster than -O3 and runs about as fast; sanitizing it would only slow the build (our code stays sanitized).
 set(SIMTLM_VERILATED_OPTIONS -w -Wno-error -O1 -fno-sanitize=all)
@@ -50,6 +68,10 @@ add_executable(rtl_equivalence ${SIMTLM_RTL_CC_TESTS})
 target_link_libraries(rtl_equivalence PRIVATE simtlm_hw_units simtlm_rtl_cc GTest::gtest GTest::gtest_main)
 target_include_directories(rtl_equivalence SYSTEM PRIVATE ${SIMTLM_VERILATOR_INCLUDES})
 gtest_discover_tests(rtl_equivalence DISCOVERY_MODE PRE_TEST TEST_PREFIX rtl.)
+# The popular-block selector is also checked on the loads recorded from the workload suite.
+target_sources(rtl_equivalence PRIVATE ${CMAKE_SOURCE_DIR}/testbenches/rtl/cosim/workload_trace.cpp)
+target_link_libraries(rtl_equivalence PRIVATE simtlm_workloads)
+target_compile_definitions(rtl_equivalence PRIVATE SIMTLM_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 
 # Every unit at W=32 as a SystemC module (--sc), exercised through sc_signals.
 add_library(simtlm_rtl_sc STATIC)
@@ -88,6 +110,24 @@ if(benchmark_FOUND)
   target_include_directories(rtl_cosim_bench SYSTEM PRIVATE ${SIMTLM_VERILATOR_INCLUDES})
 endif()
 
+# Switching activity of the units' input pins on the workload suite (docs/area-timing/activity.json, read by
+# scripts/area_timing/power.py). The sources sit in cosim/activity/, outside the rtl_cosim glob.
+set(SIMTLM_ACTIVITY_DIR ${CMAKE_SOURCE_DIR}/testbenches/rtl/cosim/activity)
+add_library(simtlm_unit_activity STATIC ${SIMTLM_ACTIVITY_DIR}/activity.cpp)
+target_link_libraries(simtlm_unit_activity PUBLIC simtlm_hw_units)
+add_executable(unit_activity ${SIMTLM_ACTIVITY_DIR}/activity_main.cpp
+  ${CMAKE_SOURCE_DIR}/testbenches/rtl/cosim/workload_trace.cpp)
+target_link_libraries(unit_activity PRIVATE simtlm_unit_activity simtlm_workloads)
+target_compile_definitions(unit_activity PRIVATE SIMTLM_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+add_executable(unit_activity_tests ${SIMTLM_ACTIVITY_DIR}/test_activity.cpp)
+target_link_libraries(unit_activity_tests PRIVATE simtlm_unit_activity GTest::gtest GTest::gtest_main)
+gtest_discover_tests(unit_activity_tests TEST_PREFIX rtl_activity.)
+find_program(SIMTLM_PYTHON3 python3)
+if(SIMTLM_PYTHON3)
+  add_test(NAME rtl_activity.power_py COMMAND ${SIMTLM_PYTHON3} -m unittest discover
+    -s ${CMAKE_SOURCE_DIR}/scripts/area_timing -p test_power.py)
+endif()
+
 # The same lint the issue demands of every unit, at the narrowest and widest SIMD width.
 find_program(SIMTLM_VERILATOR verilator REQUIRED)
 foreach(unit IN LISTS SIMTLM_RTL_UNITS)
@@ -96,3 +136,25 @@ foreach(unit IN LISTS SIMTLM_RTL_UNITS)
       COMMAND ${SIMTLM_VERILATOR} --lint-only -Wall -GW=${width} ${CMAKE_SOURCE_DIR}/rtl/${unit}.v)
   endforeach()
 endforeach()
+foreach(width IN LISTS SIMTLM_RTL_WIDTHS)
+  foreach(structure IN ITEMS 0 1 2)
+    foreach(tie IN ITEMS 0 1)
+      add_test(NAME rtl.lint.majority_unit.w${width}.s${structure}.tie${tie}
+        COMMAND ${SIMTLM_VERILATOR} --lint-only -Wall -GW=${width} -GSTRUCTURE=${structure} -GTIE_TAKEN=${tie}
+        ${CMAKE_SOURCE_DIR}/rtl/majority_unit.v)
+    endforeach()
+  endforeach()
+endforeach()
+
+# Each cheaper majority STRUCTURE equals STRUCTURE 0 on every input (Yosys SAT on a miter, both tie rules).
+# Wider units are covered by simulation only: the SAT proof of adder trees grows too slow beyond W = 16.
+find_program(SIMTLM_YOSYS yosys)
+if(SIMTLM_YOSYS AND SIMTLM_PYTHON3)
+  foreach(width IN ITEMS 8 16)
+    foreach(structure IN ITEMS 1 2)
+      add_test(NAME rtl.majority_sat.w${width}.s${structure}
+        COMMAND ${SIMTLM_PYTHON3} ${CMAKE_SOURCE_DIR}/scripts/prove-majority --widths ${width}
+        --structures ${structure})
+    endforeach()
+  endforeach()
+endif()

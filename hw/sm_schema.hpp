@@ -179,6 +179,17 @@ inline config::ParamRows sm_rows() {
        "compute13 = the CUDA compute capability 1.2/1.3 rule: per half-warp, the segment of the lowest "
        "pending lane (32 B for 1-byte words, 64 B for 2-byte, 128 B for wider) halved while the lanes it "
        "serves fit in its lower or upper half, moved whole, repeated until every lane is served"},
+      {"lsu.herding_selector_rounds",
+       K::unsigned_int,
+       "1",
+       1,
+       32,
+       {},
+       "the coalescer's popular-block selector for data herding (rtl/popular_block_selector.v, parameter "
+       "ROUNDS) compares herding.group_lanes / ROUNDS lanes per cycle; a herded load costs its latency, "
+       "ROUNDS + 1 cycles, unless the launch file's herding.load_cycles (or --herd-load-cycles) gives "
+       "another; must divide herding.group_lanes; docs/area-timing/ gives its area and period per ROUNDS",
+       true},
       {"lsu.shared_latency", K::unsigned_int, "20", 1, 1000, {}, "shared-memory access latency, cycles"},
       {"lsu.shared_banks", K::unsigned_int, "32", 1, 64, {}, "shared-memory banks (4-byte wide)"},
   };

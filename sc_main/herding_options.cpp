@@ -25,7 +25,8 @@ void add_herding_options(CLI::App& command, sim::HerdingCli& herding) {
       ->check(CLI::Range(0u, 64u));
   command
       .add_option("--herd-load-cycles", herding.load_cycles,
-                  "Cycles a herded load's popular-block selection adds (default 0)")
+                  "Cycles a herded load's popular-block selection adds (default: the machine's selector "
+                  "latency, lsu.herding_selector_rounds + 1)")
       ->check(CLI::Range(0u, 64u));
   command.add_option("--herd-block-bytes", herding.block_bytes,
                      "Data herding's memory block in bytes (a power of two; default 128)");

@@ -73,6 +73,7 @@ class Profiler {
     if (spec && spec->any()) {
       l.herding = *spec;
       herding = prepare_herding(l, {}, {}, options);
+      if (machine_) herding->use_machine(*machine_);
       if (observe) herding->observe_only();
     }
     Measure m;

@@ -134,6 +134,7 @@ HerdingCompareResult compare_herding(const HerdingCompareRequest& request) {
   result.timed = !request.config.empty();
   if (result.timed) {
     const config::MachineConfig machine = config::MachineConfig::load(request.config);
+    herding->use_machine(machine);
     result.machine = fs::path(request.config).filename().string();
     result.exact = run_timed(result.launch, exact_options, machine, request, nullptr, "exact");
     result.herded = run_timed(herded_launch, herded_options, machine, request, herding.get(), "herded");

@@ -97,6 +97,16 @@ HerdingRun::HerdingRun(launch::HerdingSpec spec, const hw::UnitSelection& units)
       spec.tie == launch::HerdTie::taken ? hw::MajorityTie::kTaken : hw::MajorityTie::kNotTaken;
   units_ = hw::make_unit_set(mine, ptx::kWarpSize, options, &unit_cycle_);
   herding_ = std::make_unique<hw::Herding>(std::move(spec), *units_.majority, *units_.popular_block);
+  use_machine(config::MachineConfig());
+}
+
+void HerdingRun::use_machine(const config::MachineConfig& machine) {
+  const char* key = "lsu.herding_selector_rounds";
+  try {
+    herding_->set_selector_rounds(uint32_t(machine.u(key)));
+  } catch (const std::invalid_argument& e) {
+    throw config::ConfigError(fmt::format("{}: {}: {}", machine.origin(), key, e.what()));
+  }
 }
 
 HerdingRun::~HerdingRun() = default;

@@ -6,6 +6,7 @@
 //   launch::Launch launch = launch::load_launch(path);
 //   launch::SessionOptions options = ...;
 //   std::unique_ptr<HerdingRun> herding = prepare_herding(launch, cli, units, options);  // null: no herding
+//   if (timed) herding->use_machine(machine);  // the selector's latency
 //   launch::Session session(std::move(launch), options);
 //   if (herding) herding->check(session.launch(), session.module(), {&session.kernel()});
 //   ... run ...;  if (herding) doc["herding"] = herding->statistics();
@@ -20,6 +21,7 @@
 
 #include "hw/herding/herding_hooks.hpp"
 #include "hw/units/select/unit_set.hpp"
+#include "models/config/machine_config.hpp"
 #include "models/launch/session.hpp"
 
 namespace simtlm::sim {
@@ -49,6 +51,11 @@ class HerdingRun {
   HerdingRun(launch::HerdingSpec spec, const hw::UnitSelection& units);
   ~HerdingRun();
   ptx::ExecutionHooks hooks();
+  // The machine whose coalescer herds: its popular-block selector (lsu.herding_selector_rounds) sets a herded
+  // load's latency unless the spec gives load_cycles. Until called, the schema's default machine. Throws
+  // config::ConfigError naming the machine's origin and the key when the rounds do not divide the herding
+  // group.
+  void use_machine(const config::MachineConfig& machine);
   // Refuses sites that name nothing of the kernels the launch runs, unknown buffers and kernels, and sites
   // the safety analysis calls unsafe (unless forced), before anything runs. Throws std::runtime_error.
   void check(const launch::Launch& launch, const ptx::Module& module,

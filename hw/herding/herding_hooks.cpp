@@ -25,6 +25,23 @@ Herding::Herding(launch::HerdingSpec spec, BranchMajority& majority, BlockSelect
 
 Herding::~Herding() = default;
 
+void Herding::set_selector_rounds(uint32_t rounds) {
+  // Without data herding the selector is idle, so only a selector that could not exist is refused.
+  const uint32_t group = herds_loads() ? spec_.group_lanes : ptx::kWarpSize;
+  if (!std::has_single_bit(rounds) || group % rounds != 0) {
+    std::string message = std::to_string(rounds);
+    message.append(" rounds do not divide ");
+    message.append(herds_loads() ? "herding.group_lanes " : "a warp of ").append(std::to_string(group));
+    message.append(" lanes (the selector compares group_lanes / rounds lanes per cycle)");
+    throw std::invalid_argument(message);
+  }
+  selector_rounds_ = rounds;
+}
+
+uint32_t Herding::load_cycles() const {
+  return spec_.load_cycles.value_or(PopularBlockSelector::latency_cycles(selector_rounds_));
+}
+
 Herding::KernelState& Herding::state(const ptx::Function& kernel, const ptx::Module* module) {
   if (last_ && last_->kernel == &kernel) return *last_;
   for (auto& k : kernels_) {
@@ -136,7 +153,7 @@ uint32_t Herding::rewrite_load(const ptx::LoadEvent& event, ptx::LaneAddresses& 
     ++counts.herded;
     ++instances_;
   }
-  return off ? 0 : spec_.load_cycles;
+  return off ? 0 : load_cycles();
 }
 
 nlohmann::json Herding::statistics() const {
@@ -145,6 +162,10 @@ nlohmann::json Herding::statistics() const {
   doc["max_instances"] = spec_.max_instances;
   doc["instances"] = instances_;
   doc["switched_off"] = switched_off();
+  if (herds_loads()) {
+    doc["load_latency"] = {
+        {"cycles", load_cycles()}, {"source", load_cycles_source()}, {"selector_rounds", selector_rounds_}};
+  }
   BranchSiteCounts branch_total;
   LoadSiteCounts load_total;
   nlohmann::json kernels = nlohmann::json::object();

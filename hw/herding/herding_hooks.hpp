@@ -49,6 +49,16 @@ class Herding final : public ptx::BranchHook, public ptx::LoadAddressHook {
   uint32_t rewrite_load(const ptx::LoadEvent& event, ptx::LaneAddresses& address) override;
 
   const launch::HerdingSpec& spec() const { return spec_; }
+  // The machine's popular-block selector compares group_lanes / rounds lanes per cycle; unless the spec gives
+  // load_cycles, a herded load costs the selector's latency (rtl/popular_block_selector.v: ROUNDS + 1).
+  // Throws std::invalid_argument unless `rounds` is a power of two dividing the group (a warp without data
+  // herding).
+  void set_selector_rounds(uint32_t rounds);
+  uint32_t selector_rounds() const { return selector_rounds_; }
+  uint32_t load_cycles() const;
+  // Where load_cycles() comes from: "launch" (the spec's load_cycles) or "selector".
+  const char* load_cycles_source() const { return spec_.load_cycles ? "launch" : "selector"; }
+  bool herds_loads() const { return spec_.loads.any() || !spec_.buffers.empty(); }
   uint64_t instances() const { return instances_; }
   // Counts every event as usual but leaves every branch and load as the kernel computed it.
   void set_observe_only(bool observe) { observe_ = observe; }
@@ -66,6 +76,7 @@ class Herding final : public ptx::BranchHook, public ptx::LoadAddressHook {
   BlockSelection& selector_;
   std::vector<std::unique_ptr<KernelState>> kernels_;
   KernelState* last_ = nullptr;
+  uint32_t selector_rounds_ = 1;  // lsu.herding_selector_rounds' default: all comparisons in one cycle
   uint64_t instances_ = 0;
   bool observe_ = false;
 };

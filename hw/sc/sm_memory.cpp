@@ -58,7 +58,11 @@ void Sm::memory(uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) 
   (local ? stats_.local_requests : stats_.global_requests) += n;
   const uint32_t busy = p_.dcache_banks ? bank_delays(bank_delay_) : n;
   if (p_.dcache_banks) stats_.dcache_bank_conflict_cycles += busy - 1;
-  unit_free_[static_cast<size_t>(OpClass::memory)] = now + std::max(pipe.initiation_interval, busy);
+  // A herded load spends its block selection (hook_cycles) in the coalescer stage before any request
+  // leaves, and the stage takes no other access meanwhile.
+  const uint32_t selection = issued.hook_cycles;
+  unit_free_[static_cast<size_t>(OpClass::memory)] =
+      now + selection + std::max(pipe.initiation_interval, busy);
   const bool blocks = p_.switch_on_memory;
   const bool waits = blocks || in.op == ptx::Op::ld || (acc.is_atomic && info.ndst > 0);
   uint64_t tag = LoadStoreUnit::kNoTag;
@@ -98,7 +102,7 @@ void Sm::memory(uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) 
   for (uint32_t i = 0; i < n; ++i) {
     const CoalescedRequest& r = requests_[i];
     const uint64_t request_tag = track_hits ? tag | uint64_t(i) << 32 : tag;
-    const uint64_t delay = pipe.latency + (p_.dcache_banks ? bank_delay_[i] : i);
+    const uint64_t delay = pipe.latency + selection + (p_.dcache_banks ? bank_delay_[i] : i);
     // Only the sectors the lanes touch travel; the segment is the unit of coalescing.
     const uint32_t lo = std::countr_zero(r.sectors) * 32;
     const uint32_t hi = (32 - std::countl_zero(r.sectors)) * 32;

@@ -28,6 +28,9 @@ class PopularBlockSelector final : public BlockSelection {
  public:
   // `address_bits` is 32 or 64; higher address bits are ignored.
   explicit PopularBlockSelector(uint32_t width, uint32_t address_bits = 64);
+  // Clock cycles the RTL takes for one selection when it examines width / rounds candidate lanes per cycle:
+  // one cycle per round to compare and count, plus one to reduce the last round (the two stages overlap).
+  static uint32_t latency_cycles(uint32_t rounds) { return rounds + 1; }
   HerdedLoad select(std::span<const uint64_t> address, uint64_t active, uint32_t line_shift) override;
 
  private:

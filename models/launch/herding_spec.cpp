@@ -122,7 +122,7 @@ void check_herding_spec(const HerdingSpec& spec) {
         fmt::format("block_bytes {} is not a power of two 4..4096", spec.block_bytes));
   if (spec.group_lanes != 8 && spec.group_lanes != 16 && spec.group_lanes != 32)
     throw std::invalid_argument(fmt::format("group_lanes {} is not 8, 16 or 32", spec.group_lanes));
-  if (spec.branch_cycles > kMaxDecisionCycles || spec.load_cycles > kMaxDecisionCycles)
+  if (spec.branch_cycles > kMaxDecisionCycles || spec.load_cycles.value_or(0) > kMaxDecisionCycles)
     throw std::invalid_argument(
         fmt::format("branch_cycles and load_cycles are at most {}", kMaxDecisionCycles));
 }
@@ -190,7 +190,8 @@ std::string herding_yaml(const HerdingSpec& spec, int indent) {
     out << pad << "threshold: " << fmt::format("{}", spec.threshold) << "\n";
   if (spec.tie != defaults.tie) out << pad << "tie: taken\n";
   if (spec.branch_cycles) out << pad << "branch_cycles: " << spec.branch_cycles << "\n";
-  if (spec.load_cycles) out << pad << "load_cycles: " << spec.load_cycles << "\n";
+  // Written whenever set, 0 included: an unset value reads back unset (the selector's latency).
+  if (spec.load_cycles) out << pad << "load_cycles: " << *spec.load_cycles << "\n";
   if (spec.block_bytes != defaults.block_bytes) out << pad << "block_bytes: " << spec.block_bytes << "\n";
   if (spec.group_lanes != defaults.group_lanes) out << pad << "group_lanes: " << spec.group_lanes << "\n";
   if (spec.force_unsafe) out << pad << "force_unsafe: true\n";

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -47,7 +48,9 @@ struct HerdingSpec {
   double threshold = 0.5;            // a herded branch is taken when more than this fraction of lanes take it
   HerdTie tie = HerdTie::not_taken;
   uint32_t branch_cycles = 0;  // cycles a herded branch's majority decision adds (the paper's bound: 1)
-  uint32_t load_cycles = 0;    // cycles a herded load's block selection adds
+  // Cycles a herded load's block selection adds. Unset: the latency of the machine's popular-block selector
+  // (lsu.herding_selector_rounds; docs/herding.md); a given value, 0 included, overrides it.
+  std::optional<uint32_t> load_cycles;
   uint32_t block_bytes = 128;  // data herding's memory block: the address bits above it name the block
   // Data herding keeps one block per group of this many lanes: 32 (a warp) or 16 (a half-warp, as compute
   // 1.x coalescers such as GT200's work), or 8.

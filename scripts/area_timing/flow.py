@@ -1,15 +1,17 @@
-"""Area/timing sweep of the rtl/ units: Yosys (generic + liberty), OpenSTA, iCE40 (nextpnr).
+"""Area, timing and power sweep of the rtl/ units: Yosys with timing-driven liberty mapping (abc -constr:
+buffering and gate sizing), OpenSTA (minimum period, critical path, power from recorded workload activity),
+iCE40 HX8K place and route (nextpnr). Driven by scripts/area-timing; see `scripts/area-timing --help`.
 
-Driven by scripts/area-timing; see `scripts/area-timing --help`.
-Every tool step of every (unit, W) is isolated: a failure is recorded in results.json and shown
-in results.md, and the sweep continues.
+Every (unit, parameter variant, W) is two jobs, `asic` and `ice40`, run on --jobs workers and cached by a
+sha256 of everything that determines their result. A failing or timed-out job is reported with its tool and
+message and never hides the others. Every critical path must satisfy the delay-versus-depth rule (logic delay
+per cell level <= K x the liberty's FO4 delay); a violation makes the flow exit 1.
 """
 import argparse
 import concurrent.futures
 import datetime
 import hashlib
 import json
-import math
 import os
 import re
 import signal
@@ -18,332 +20,25 @@ import sys
 import tempfile
 import time
 
-from report import plots, write_md  # noqa: E402 (scripts/area_timing is on sys.path)
+import fo4
+import jobs
+from report import plots, write_md
+
+try:
+    import power as power_mod
+except ImportError:  # scripts/area_timing/power.py not present: default-less, power is not run
+    power_mod = None
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 DEFAULT_LIB = "/usr/share/qflow/tech/osu018/osu018_stdcells.lib"
-CLOCK_NAMES = {"clk", "clock", "clk_i", "i_clk", "aclk"}
-ICE40_MAX_IO = 200          # HX8K ct256 has 206 user I/O; keep a margin
-STA_PERIOD_NS = 10.0
-
-
-def template(name, **kw):
-    with open(os.path.join(HERE, name)) as f:
-        return f.read().format(**kw)
-
-
-def run(cmd, log, timeout):
-    """Run one tool process; returns (ok, message)."""
-    t0 = time.time()
-    try:
-        with open(log, "w") as out:
-            # own process group, so that a timeout also ends the tool's children (berkeley-abc)
-            p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-            try:
-                p.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                os.killpg(p.pid, signal.SIGKILL)
-                p.wait()
-                return False, "timeout after %ds" % timeout, time.time() - t0
-    except OSError as e:
-        return False, str(e), time.time() - t0
-    if p.returncode != 0:
-        return False, "exit %d: %s" % (p.returncode, last_error(log)), time.time() - t0
-    return True, "", time.time() - t0
-
-
-def last_error(log):
-    try:
-        lines = open(log, errors="replace").read().splitlines()
-    except OSError:
-        return ""
-    errs = [l for l in lines if re.search(r"error|ERROR|Error", l)]
-    msg = (errs[-1] if errs else (lines[-1] if lines else "")).strip()
-    return msg[:200]
-
-
-def load_json(path):
-    with open(path) as f:
-        return json.load(f)
-
-
-def stat_cells(path):
-    """num_cells and num_cells_by_type of the single module in a `stat -json` dump."""
-    d = load_json(path)
-    mods = d.get("modules", {})
-    des = d.get("design") or (list(mods.values())[0] if mods else {})
-    return des.get("num_cells", 0), dict(des.get("num_cells_by_type", {}))
-
-
-def tool_versions():
-    def first_line(cmd):
-        try:
-            out = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
-            txt = (out.stdout + out.stderr).strip().splitlines()
-            return txt[-1].strip() if txt else "unknown"
-        except OSError as e:
-            return "unavailable (%s)" % e
-    return {
-        "yosys": first_line(["yosys", "-V"]),
-        "opensta": first_line(["sta", "-version"]),
-        "nextpnr-ice40": first_line(["nextpnr-ice40", "--version"]),
-        "python": sys.version.split()[0],
-    }
-
-
-# ---------------------------------------------------------------- wrappers
-
-def unit_ports(ports_json, top):
-    d = load_json(ports_json)
-    mod = d["modules"][top]
-    ports = []
-    for name, p in mod["ports"].items():
-        ports.append({"name": name, "dir": p["direction"], "width": len(p["bits"])})
-    return ports
-
-
-def clock_port(ports):
-    for p in ports:
-        if p["dir"] == "input" and p["width"] == 1 and p["name"].lower() in CLOCK_NAMES:
-            return p["name"]
-    return None
-
-
-def decl(width):
-    return "" if width == 1 else "[%d:0] " % (width - 1)
-
-
-def pmap(w, params):
-    return ", ".join([".W(%d)" % w] + [".%s(%s)" % kv for kv in sorted((params or {}).items())])
-
-
-def parallel_wrapper(top, w, ports, wrap_top, params=None):
-    """Every unit input and output goes through a register; ports keep their names."""
-    clk = clock_port(ports)
-    hdr, body, conns = ["input wire clk"], [], []
-    for p in ports:
-        n, dw = p["name"], decl(p["width"])
-        if n == clk:
-            conns.append(".%s(clk)" % n)
-            continue
-        if p["dir"] == "input":
-            hdr.append("input wire %s%s" % (dw, n))
-            body.append("  reg %s%s_q;\n  always @(posedge clk) %s_q <= %s;" % (dw, n, n, n))
-            conns.append(".%s(%s_q)" % (n, n))
-        elif p["dir"] == "output":
-            hdr.append("output reg %s%s" % (dw, n))
-            body.append("  wire %s%s_d;\n  always @(posedge clk) %s <= %s_d;" % (dw, n, n, n))
-            conns.append(".%s(%s_d)" % (n, n))
-        else:
-            raise ValueError("inout port %s not supported" % n)
-    return ("// generated by scripts/area-timing: registered wrapper of %s (W=%d)\n"
-            "module %s (\n  %s\n);\n%s\n  %s #(%s) u (%s);\nendmodule\n"
-            % (top, w, wrap_top, ",\n  ".join(hdr), "\n".join(body), top, pmap(w, params),
-               ", ".join(conns)))
-
-
-def serial_wrapper(top, w, ports, wrap_top, params=None):
-    """For units with more ports than the iCE40 package has pins: inputs come from a shift
-    register (pin si), outputs are captured in parallel and shifted out (pin so) when ld=0."""
-    clk = clock_port(ports)
-    ins = [p for p in ports if p["dir"] == "input" and p["name"] != clk]
-    outs = [p for p in ports if p["dir"] == "output"]
-    nin = sum(p["width"] for p in ins)
-    nout = sum(p["width"] for p in outs)
-    body, conns, pos = [], [], 0
-    body.append("  reg [%d:0] isr;\n  always @(posedge clk) isr <= {isr, si};" % max(nin - 1, 0)
-                if nin > 1 else "  reg [0:0] isr;\n  always @(posedge clk) isr <= si;")
-    for p in ins:
-        conns.append(".%s(isr[%d:%d])" % (p["name"], pos + p["width"] - 1, pos))
-        pos += p["width"]
-    if clk:
-        conns.append(".%s(clk)" % clk)
-    pos = 0
-    body.append("  wire [%d:0] od;" % (nout - 1))
-    for p in outs:
-        conns.append(".%s(od[%d:%d])" % (p["name"], pos + p["width"] - 1, pos))
-        pos += p["width"]
-    body.append("  reg [%d:0] osr;\n  always @(posedge clk) osr <= ld ? od : (osr >> 1);\n"
-                "  assign so = osr[0];" % (nout - 1))
-    return ("// generated by scripts/area-timing: pin-limited (serial) wrapper of %s (W=%d)\n"
-            "module %s (input wire clk, input wire si, input wire ld, output wire so);\n%s\n"
-            "  %s #(%s) u (%s);\nendmodule\n"
-            % (top, w, wrap_top, "\n".join(body), top, pmap(w, params), ", ".join(conns)))
-
-
-# ---------------------------------------------------------------- parsers
-
-def parse_sta(log):
-    """(arrival_ns, slack_ns) of the worst path, or (None, None) if no path."""
-    txt = open(log, errors="replace").read()
-    if "No paths found" in txt:
-        return None, None
-    arr = re.search(r"^\s*(-?[\d.]+)\s+data arrival time", txt, re.M)
-    slk = re.search(r"^\s*(-?[\d.]+)\s+slack", txt, re.M)
-    if not arr:
-        raise ValueError("no 'data arrival time' in %s" % log)
-    return float(arr.group(1)), (float(slk.group(1)) if slk else None)
-
-
-def parse_chip_area(path):
-    txt = open(path, errors="replace").read()
-    m = re.search(r"Chip area for (?:top )?module .*?:\s*([\d.]+)", txt)
-    unknown = sorted(set(re.findall(r"Area for cell type (\S+) is unknown", txt)))
-    return (float(m.group(1)) if m else None), unknown
-
-
-# ---------------------------------------------------------------- one (unit, W)
-
-def synth_one(unit, src, w, a):
-    d = os.path.join(a.build, "%s_W%d" % (unit, w))
-    os.makedirs(d, exist_ok=True)
-    r = {"unit": unit, "W": w, "status": {}, "errors": {}, "seconds": {}}
-    extra = a.params.get(unit, {})
-    chp = "".join(" -set %s %s" % (k, v) for k, v in sorted(extra.items()))
-    kw = dict(src=src, top=unit, w=w, d=d, lib=a.liberty, abc_ps=a.abc_delay_ps, chp=chp,
-              abc_fast=" -fast" if a.abc_fast else "")
-    if extra:
-        r["params"] = dict(extra)
-
-    def step(name, cmd):
-        ok, msg, dt = run(cmd, os.path.join(d, name + ".log"), a.timeout)
-        r["seconds"][name] = round(dt, 2)
-        r["status"][name] = "ok" if ok else "fail"
-        if not ok:
-            r["errors"][name] = msg
-        return ok
-
-    def fail(name, msg):
-        r["status"][name] = "fail"
-        r["errors"][name] = msg
-
-    # 1. Yosys generic + liberty mapping of the bare unit
-    ys = os.path.join(d, "generic_liberty.ys")
-    open(ys, "w").write(template("generic_liberty.ys", **kw))
-    if step("yosys", ["yosys", "-q", "-s", ys]):
-        try:
-            n, by = stat_cells(os.path.join(d, "gen_stat.json"))
-            r["generic_cells"] = n
-            r["generic_cells_by_type"] = by
-            m = re.search(r"Estimated number of transistors:\s*(\d+)(\+?)",
-                          open(os.path.join(d, "gen_cmos.txt")).read())
-            r["transistors_cmos"] = int(m.group(1)) if m else None
-            r["transistors_lower_bound"] = bool(m and m.group(2))
-            m = re.search(r"\(length=(\d+)\)", open(os.path.join(d, "ltp.txt")).read())
-            r["logic_depth"] = int(m.group(1)) if m else None
-            n, by = stat_cells(os.path.join(d, "lib_stat.json"))
-            r["lib_cells"] = n
-            r["lib_cells_by_type"] = by
-            area, unknown = parse_chip_area(os.path.join(d, "lib_stat.txt"))
-            r["area_um2"] = area
-            if unknown:
-                r["unmapped_cells"] = unknown
-            ports = unit_ports(os.path.join(d, "ports.json"), unit)
-            r["ports"] = ports
-            r["clock_port"] = clock_port(ports)
-        except Exception as e:  # noqa: BLE001 — any parse failure is a tool failure for this unit
-            fail("yosys", "parse: %s" % e)
-    if r["status"]["yosys"] != "ok":
-        for s in ("sta_comb", "yosys_wrap", "sta_reg2reg", "ice40_yosys", "nextpnr"):
-            r["status"][s] = "skip"
-        return r
-
-    # 2. OpenSTA combinational (input to output, virtual clock)
-    if a.sta:
-        clk = r["clock_port"]
-        # OpenSTA has no remove_from_collection: filter the clock port out by name
-        excl = (("set ins [list]\nforeach p [all_inputs] "
-                 "{ if {[get_full_name $p] ne \"%s\"} { lappend ins $p } }") % clk) if clk else ""
-        tcl = os.path.join(d, "sta_comb.tcl")
-        open(tcl, "w").write(template("sta_comb.tcl", exclude_clock=excl,
-                                      period=STA_PERIOD_NS, **kw))
-        if step("sta_comb", ["sta", "-no_splash", "-exit", tcl]):
-            try:
-                arr, _ = parse_sta(os.path.join(d, "sta_comb.log"))
-                r["comb_delay_ns"] = arr
-            except Exception as e:  # noqa: BLE001
-                fail("sta_comb", str(e))
-    else:
-        r["status"]["sta_comb"] = "skip"
-
-    # 3. registered wrapper: liberty mapping + OpenSTA register-to-register
-    wrap_top = unit + "__regwrap"
-    wrap_src = os.path.join(d, wrap_top + ".v")
-    try:
-        open(wrap_src, "w").write(parallel_wrapper(unit, w, r["ports"], wrap_top, extra))
-    except Exception as e:  # noqa: BLE001
-        fail("yosys_wrap", "wrapper generation: %s" % e)
-        for s in ("sta_reg2reg", "ice40_yosys", "nextpnr"):
-            r["status"][s] = "skip"
-        return r
-    kw.update(wrap_src=wrap_src, wrap_top=wrap_top)
-    if a.sta:
-        ys = os.path.join(d, "wrapper_liberty.ys")
-        open(ys, "w").write(template("wrapper_liberty.ys", **kw))
-        if step("yosys_wrap", ["yosys", "-q", "-s", ys]):
-            area, _ = parse_chip_area(os.path.join(d, "wrap_lib_stat.txt"))
-            r["wrapper_area_um2"] = area
-            tcl = os.path.join(d, "sta_reg2reg.tcl")
-            open(tcl, "w").write(template("sta_reg2reg.tcl", period=STA_PERIOD_NS, **kw))
-            if step("sta_reg2reg", ["sta", "-no_splash", "-exit", tcl]):
-                try:
-                    arr, slack = parse_sta(os.path.join(d, "sta_reg2reg.log"))
-                    r["reg2reg_arrival_ns"] = arr
-                    # minimum period = period - worst slack (includes clk->Q and setup)
-                    r["reg2reg_min_period_ns"] = (round(STA_PERIOD_NS - slack, 4)
-                                                  if slack is not None else None)
-                    r["reg2reg_fmax_mhz"] = (round(1000.0 / r["reg2reg_min_period_ns"], 1)
-                                             if r.get("reg2reg_min_period_ns") else None)
-                except Exception as e:  # noqa: BLE001
-                    fail("sta_reg2reg", str(e))
-        else:
-            r["status"]["sta_reg2reg"] = "skip"
-    else:
-        r["status"]["yosys_wrap"] = r["status"]["sta_reg2reg"] = "skip"
-
-    # 4. iCE40 HX8K
-    if not a.ice40:
-        r["status"]["ice40_yosys"] = r["status"]["nextpnr"] = "skip"
-        return r
-    npins = 1 + sum(p["width"] for p in r["ports"] if p["name"] != r["clock_port"])
-    if npins > ICE40_MAX_IO:
-        ice_top = unit + "__serwrap"
-        ice_src = os.path.join(d, ice_top + ".v")
-        open(ice_src, "w").write(serial_wrapper(unit, w, r["ports"], ice_top, extra))
-        r["ice40_wrapper"] = "serial (%d unit pins > %d)" % (npins, ICE40_MAX_IO)
-    else:
-        ice_top, ice_src = wrap_top, wrap_src
-        r["ice40_wrapper"] = "parallel"
-    kw.update(ice_wrap_src=ice_src, ice_wrap_top=ice_top)
-    ys = os.path.join(d, "ice40.ys")
-    open(ys, "w").write(template("ice40.ys", **kw))
-    if not step("ice40_yosys", ["yosys", "-q", "-s", ys]):
-        r["status"]["nextpnr"] = "skip"
-        return r
-    _, by = stat_cells(os.path.join(d, "ice_unit_stat.json"))
-    r["ice40_unit_luts"] = by.get("SB_LUT4", 0)
-    _, by = stat_cells(os.path.join(d, "ice_wrap_stat.json"))
-    r["ice40_wrapper_luts"] = by.get("SB_LUT4", 0)
-    r["ice40_wrapper_ffs"] = sum(v for k, v in by.items() if k.startswith("SB_DFF"))
-    rpt = os.path.join(d, "nextpnr_report.json")
-    if step("nextpnr", ["nextpnr-ice40", "--hx8k", "--package", "ct256",
-                        "--pcf-allow-unconstrained", "--timing-allow-fail", "--freq", "100",
-                        "--json", os.path.join(d, "ice_wrap.json"),
-                        "--asc", os.path.join(d, "ice_wrap.asc"), "--report", rpt]):
-        try:
-            rep = load_json(rpt)
-            fm = rep.get("fmax", {})
-            ach = [v["achieved"] for v in fm.values() if "achieved" in v]
-            r["ice40_fmax_mhz"] = round(min(ach), 2) if ach else None
-            lc = rep.get("utilization", {}).get("ICESTORM_LC", {})
-            r["ice40_lcs_used"] = lc.get("used")
-        except Exception as e:  # noqa: BLE001
-            fail("nextpnr", "report parse: %s" % e)
-    return r
-
-
-# ---------------------------------------------------------------- reference
+DEFAULT_ACTIVITY = os.path.join(REPO, "docs", "area-timing", "activity.json")
+RESULTS_FORMAT = 2
+EXPECTED = ["slp_permutation_unit", "majority_unit", "priority_encoder_compactor", "popular_block_selector"]
+# An honest mapped path spends about one to two FO4 per cell level (a level is one gate with a fanout of a
+# few, sometimes a buffer); the unbuffered netlists of the old flow gave hundreds. 3 leaves room for the
+# slow cells (XOR, NOR3, MUX) without hiding a missing buffer tree.
+DEFAULT_DEPTH_FACTOR = 3.0
 
 POPCOUNT_REF = """// generated reference: W-bit population count (for the majority-logic claim)
 module ref_popcount #(parameter W = 32) (input wire [W-1:0] x, output reg [$clog2(W+1)-1:0] n);
@@ -353,41 +48,314 @@ endmodule
 """
 
 
-# ---------------------------------------------------------------- main
-
-EXPECTED = ["slp_permutation_unit", "majority_unit", "priority_encoder_compactor",
-            "popular_block_selector"]
+def has_parameter(src_text, name):
+    return re.search(r"\bparameter\b(\s+integer)?\s+%s\b" % name, src_text) is not None
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(prog="scripts/area-timing", description=__doc__)
+def rtl_defaults(src_text, names):
+    out = {}
+    for n in names:
+        m = re.search(r"\bparameter\b(?:\s+integer)?\s+%s\s*=\s*(\d+)" % n, src_text)
+        if m:
+            out[n] = int(m.group(1))
+    return out
+
+
+def selector_rounds(token, w):
+    """A --selector-rounds entry: a number, 'W' or 'W/k' (W/k rounds: k candidate lanes per cycle)."""
+    if token == "W":
+        return w
+    m = re.match(r"^W/(\d+)$", token)
+    if m:
+        return w // int(m.group(1)) if int(m.group(1)) else 0
+    return int(token)
+
+
+def variants(unit, src_text, w, opts):
+    """Parameter sets swept for a unit at width w (each becomes its own row)."""
+    if opts.default_variants:
+        return [{}]
+    if unit == "majority_unit" and has_parameter(src_text, "STRUCTURE"):
+        return [{"STRUCTURE": s} for s in (0, 1, 2)]
+    if unit == "popular_block_selector" and has_parameter(src_text, "ROUNDS"):
+        rounds = []
+        for x in opts.selector_rounds.split(","):
+            v = selector_rounds(x.strip(), w)
+            if v and v <= w and w % v == 0 and v not in rounds:
+                rounds.append(v)
+        extra = {"AW": opts.selector_aw} if getattr(opts, "selector_aw", 0) else {}
+        return [{**extra, "ROUNDS": v} for v in rounds]
+    return [{}]
+
+
+def row_name(unit, params):
+    name = unit + (" (reference)" if unit == "ref_popcount" else "")
+    if params:
+        name += " (%s)" % ", ".join("%s=%s" % kv for kv in sorted(params.items()))
+    return name
+
+
+def sha256_text(text):
+    return hashlib.sha256(text.encode() if isinstance(text, str) else text).hexdigest()
+
+
+# The flow's files that decide a job's result (reports, plots and tests do not).
+JOB_SCRIPTS = ("jobs.py", "wrappers.py", "sta_paths.py", "power.py")
+
+
+def flow_scripts_hash():
+    h = hashlib.sha256()
+    for f in sorted(os.listdir(HERE)):
+        if f in JOB_SCRIPTS or f.endswith((".ys", ".tcl", ".constr")):
+            h.update(f.encode())
+            h.update(open(os.path.join(HERE, f), "rb").read())
+    return h.hexdigest()
+
+
+def tool_versions():
+    def first_line(cmd):
+        try:
+            out = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+            txt = (out.stdout + out.stderr).strip().splitlines()
+            return txt[-1].strip() if txt else "unknown"
+        except (OSError, subprocess.SubprocessError) as e:
+            return "unavailable (%s)" % e
+    return {"yosys": first_line(["yosys", "-V"]), "opensta": first_line(["sta", "-version"]),
+            "nextpnr-ice40": first_line(["nextpnr-ice40", "--version"]), "python": sys.version.split()[0]}
+
+
+def job_key(spec, kind, opts, common):
+    """Cache key: RTL text, unit, W, parameters, the options that change a result, liberty, tools, the flow's
+    own scripts, and for power the activity file."""
+    parts = {"kind": kind, "rtl": sha256_text(open(spec["src"]).read()), "unit": spec["unit"],
+             "params": spec["all_params"], "timeout": opts.timeout, **common}
+    if kind == "asic":
+        parts.update(abc_ps=opts.abc_delay_ps, power=opts.power, activity=common["activity"])
+    else:
+        parts.pop("activity", None)
+    return sha256_text(json.dumps(parts, sort_keys=True))
+
+
+def run_job(spec, kind, opts, activity, cache_path):
+    if cache_path and os.path.exists(cache_path):
+        try:
+            with open(cache_path) as f:
+                r = json.load(f)
+            r["cached"] = True
+            return r
+        except (OSError, ValueError):
+            pass
+    t0 = time.time()
+    try:
+        if kind == "asic":
+            r = jobs.asic_job(spec, opts, power_mod if opts.power else None, activity)
+        else:
+            r = jobs.ice40_job(spec, opts)
+    except Exception as e:  # noqa: BLE001 — never lose the sweep to one job
+        r = {"unit": spec["unit"], "W": spec["W"], "params": spec["params"], "row": spec["row"],
+             "status": {kind: "fail"}, "errors": {kind: "driver %s: %s" % (type(e).__name__, e)}}
+    r["job_seconds_" + kind] = round(time.time() - t0, 1)
+    r["cached"] = False
+    if cache_path and not any(v == "fail" and "timeout" not in r["errors"].get(s, "")
+                              for s, v in r["status"].items()):
+        os.makedirs(os.path.dirname(cache_path), exist_ok=True)
+        tmp = cache_path + ".tmp%d" % os.getpid()
+        with open(tmp, "w") as f:
+            json.dump(r, f)
+        os.replace(tmp, cache_path)
+    return r
+
+
+def chain_cost_rank(spec):
+    heavy = {"popular_block_selector": 0, "priority_encoder_compactor": 1, "slp_permutation_unit": 2}
+    return (heavy.get(spec["unit"], 3), int(spec["all_params"].get("ROUNDS", 0)))
+
+
+def run_chain(specs, kind, opts, activity, common):
+    """One row's jobs of one kind, narrowest W first. Once a width times out, or does not fit the iCE40, the
+    wider ones (which hold that logic and more) are not run: they are reported as such, not as failures."""
+    out, reason = [], None
+    for s in specs:
+        if reason:
+            steps = ("ice40_yosys", "nextpnr") if kind == "ice40" else ("ports", "yosys", "sta", "power")
+            r = {"unit": s["unit"], "W": s["W"], "params": s["params"], "all_params": s["all_params"],
+                 "row": s["row"], "status": {st: "skip" for st in steps}, "errors": {}, "seconds": {},
+                 "not_run_" + kind: reason, "cached": False}
+            if kind == "ice40":
+                r["ice40_fit"] = reason
+        else:
+            cache = os.path.join(opts.cache_dir, job_key(s, kind, opts, common) + ".json") if opts.cache else None
+            r = run_job(s, kind, opts, activity, cache)
+            timeouts = [st for st, msg in r["errors"].items() if "timeout after" in msg]
+            if timeouts:
+                reason = "not run: W=%d already timed out (%s, --timeout %d)" % (s["W"], timeouts[0], opts.timeout)
+            elif str(r.get("ice40_fit", "")).startswith("does not fit"):
+                reason = "not run: W=%d already %s" % (s["W"], r["ice40_fit"])
+        out.append((s, kind, r))
+    return out
+
+
+def merge_job(results, r):
+    row = results.setdefault(r["row"], {})
+    cur = row.get(str(r["W"]))
+    if cur is None or cur.get("_run") is not True:
+        cur = {"_run": True, "status": {}, "errors": {}, "seconds": {}}
+        row[str(r["W"])] = cur
+    for k, v in r.items():
+        if k in ("status", "errors", "seconds"):
+            cur[k].update(v)
+        elif k != "cached":
+            cur[k] = v
+
+
+ICE40_STEPS = ("ice40_yosys", "nextpnr")
+
+
+def keep_other_kind(cur, prev):
+    """A subset run (e.g. --no-ice40) keeps the previous figures of the job kind it did not run."""
+    for kind in ("asic", "ice40"):
+        if "job_seconds_" + kind in cur or "job_seconds_" + kind not in prev:
+            continue
+        ice = kind == "ice40"
+        for k, v in prev.items():
+            if k not in cur and k.startswith("ice40") == ice:
+                cur[k] = v
+        for k in ("status", "errors", "seconds"):
+            for step, v in prev.get(k, {}).items():
+                if (step in ICE40_STEPS) == ice and step != "ports":
+                    cur.setdefault(k, {})[step] = v
+        cur["job_seconds_" + kind] = prev["job_seconds_" + kind]
+
+
+def depth_rule(results, fo4_ns, k):
+    """Checks every critical path: logic delay (clock-to-Q and setup excluded) per cell level <= k x FO4."""
+    violations = []
+    for row, byw in results.items():
+        for w, r in byw.items():
+            checks = []
+            cp = r.get("critical_path")
+            if cp and cp.get("levels"):
+                checks.append(("reg→reg", cp["logic_ns"], cp["levels"]))
+            if r.get("comb_delay_ns") and r.get("comb_levels"):
+                checks.append(("in→out", r["comb_delay_ns"], r["comb_levels"]))
+            r["depth_rule"] = []
+            for what, delay, levels in checks:
+                per = delay / levels / fo4_ns
+                ok = per <= k
+                r["depth_rule"].append({"path": what, "fo4_per_level": round(per, 2), "ok": ok})
+                if not ok:
+                    violations.append("%s W=%s %s: %.3f ns over %d levels = %.2f FO4 per level > %.1f"
+                                      % (row, w, what, delay, levels, per, k))
+            if cp and r.get("logic_depth"):
+                r["fo4_per_ltp_level"] = round(cp["logic_ns"] / r["logic_depth"] / fo4_ns, 2)
+    return violations
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(prog="scripts/area-timing", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--widths", default="8,16,32,64", help="comma list of W (default 8,16,32,64)")
-    ap.add_argument("--units", default="", help="comma list of unit names (default: all rtl/*.v)")
+    ap.add_argument("--units", default="", help="comma list of unit names (default: all rtl/*.v + reference)")
     ap.add_argument("--liberty", default=DEFAULT_LIB)
     ap.add_argument("--out", default=os.path.join(REPO, "docs", "area-timing"))
-    ap.add_argument("--jobs", type=int, default=2, help="tool processes at once (default 2)")
+    ap.add_argument("--jobs", type=int, default=2, help="jobs at once (default 2)")
     ap.add_argument("--rtl-dir", default=os.path.join(REPO, "rtl"))
     ap.add_argument("--build-dir", default="", help="intermediate files (default: new dir in /tmp)")
-    ap.add_argument("--abc-delay-ps", type=int, default=1000)
-    ap.add_argument("--abc-full", dest="abc_fast", action="store_false",
-                    help="liberty mapping without abc -fast (minutes per unit for the large units)")
-    ap.add_argument("--timeout", type=int, default=300,
-                    help="seconds per tool process; a timeout is reported as that tool's failure")
+    ap.add_argument("--cache-dir", default=os.path.expanduser("~/.cache/simtlm-area-timing"))
+    ap.add_argument("--no-cache", dest="cache", action="store_false", help="run every job, store nothing")
+    ap.add_argument("--fresh", action="store_true",
+                    help="do not merge with the rows of an existing OUT/results.json")
+    ap.add_argument("--abc-delay-ps", type=int, default=1000, help="abc delay target (default 1000 ps)")
+    ap.add_argument("--depth-factor", type=float, default=DEFAULT_DEPTH_FACTOR,
+                    help="K of the delay-versus-depth rule (default %.1f)" % DEFAULT_DEPTH_FACTOR)
+    # W/4, W/2, W: four, two or one candidate lanes per cycle. Fewer rounds (more candidates per cycle)
+    # cost W comparators per candidate: at W = 64, ROUNDS = 1 is 2,016 tag comparators.
+    ap.add_argument("--selector-rounds", default="W/4,W/2,W",
+                    help="ROUNDS variants of popular_block_selector: numbers, 'W' (one candidate lane "
+                    "per cycle) or 'W/k' (k candidate lanes per cycle); default W/4,W/2,W")
+    # 32-bit addresses, as the data-herding paper's GT200 (compute 1.x) has; the co-simulation twins are
+    # built at AW = 64 and 32 and proven equal at both.
+    ap.add_argument("--selector-aw", type=int, default=32,
+                    help="address bits AW of the swept popular_block_selector (default 32; 0: the RTL default)")
+    ap.add_argument("--default-variants", action="store_true",
+                    help="only the RTL's default parameters (no STRUCTURE/ROUNDS sweep)")
+    ap.add_argument("--timeout", type=int, default=240, help="seconds per tool process (default 240)")
     ap.add_argument("--param", action="append", default=[], metavar="UNIT.NAME=VALUE",
-                    help="extra parameter override for one unit (repeatable), recorded in results")
-    ap.add_argument("--no-sta", dest="sta", action="store_false")
+                    help="parameter override for one unit (repeatable), recorded in the row name")
+    ap.add_argument("--activity", default=DEFAULT_ACTIVITY, help="activity JSON (default %(default)s)")
+    ap.add_argument("--no-power", dest="power", action="store_false")
     ap.add_argument("--no-ice40", dest="ice40", action="store_false")
     ap.add_argument("--no-reference", dest="reference", action="store_false",
                     help="skip the generated popcount reference")
     ap.add_argument("--no-plots", dest="plots", action="store_false")
-    ap.add_argument("--report-only", action="store_true",
-                    help="regenerate results.md and the plots from OUT/results.json")
+    ap.add_argument("--report-only", action="store_true", help="regenerate results.md and plots from results.json")
     ap.add_argument("--check", action="store_true",
-                    help="exit 1 if any Yosys/OpenSTA step fails or a unit has zero cells (CI)")
-    a = ap.parse_args(argv)
+                    help="also exit 1 when a unit maps to zero standard cells (CI)")
+    return ap, ap.parse_args(argv)
+
+
+def collect_sources(a, ap):
+    srcs = {}
+    if os.path.isdir(a.rtl_dir):
+        for f in sorted(os.listdir(a.rtl_dir)):
+            if f.endswith(".v"):
+                srcs[f[:-2]] = os.path.abspath(os.path.join(a.rtl_dir, f))
+    want = [u.strip() for u in a.units.split(",") if u.strip()]
+    if want:
+        for u in want:
+            if u not in srcs and u != "ref_popcount":
+                print("warning: unit %s has no %s/%s.v" % (u, a.rtl_dir, u), file=sys.stderr)
+        srcs = {u: s for u, s in srcs.items() if u in want}
+    if a.reference and (not want or "ref_popcount" in want):
+        ref = os.path.join(a.build, "ref_popcount.v")
+        with open(ref, "w") as f:
+            f.write(POPCOUNT_REF)
+        srcs["ref_popcount"] = ref
+    return srcs
+
+
+def build_specs(srcs, widths, a):
+    specs = []
+    for u, src in sorted(srcs.items()):
+        text = open(src).read()
+        for w in widths:
+            for v in variants(u, text, w, a):
+                shown = {**v, **a.params.get(u, {})}
+                # the RTL defaults of the swept parameters are made explicit: power and latency need ROUNDS
+                all_params = {"W": w, **rtl_defaults(text, ("STRUCTURE", "ROUNDS")), **shown}
+                key = re.sub(r"[^A-Za-z0-9_=]+", "_", "%s_W%d_%s" % (u, w, "_".join(
+                    "%s=%s" % kv for kv in sorted(shown.items()))))
+                specs.append({"unit": u, "src": src, "W": w, "params": shown, "all_params": all_params,
+                              "row": row_name(u, shown), "key": key.strip("_")})
+    return specs
+
+
+def load_activity(path):
+    if not path or not os.path.isfile(path):
+        return None, "no activity file (%s): default activity only" % path
+    try:
+        with open(path) as f:
+            d = json.load(f)
+        return d, "activity from %s (%d workloads)" % (os.path.relpath(path, REPO) if path.startswith(REPO)
+                                                       else path, len(d.get("workloads", {})))
+    except (OSError, ValueError) as e:
+        return None, "activity file %s unreadable (%s): default activity only" % (path, e)
+
+
+def stop(signum, _frame):
+    """Ctrl-C or a kill of the driver also ends the tools it started (they run in their own process groups)."""
+    jobs.kill_running()
+    print("area-timing: stopped by signal %d" % signum, file=sys.stderr, flush=True)
+    os._exit(128 + signum)
+
+
+def main(argv=None):
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    ap, a = parse_args(argv)
     t0 = time.time()
     if a.report_only:
-        d = load_json(os.path.join(a.out, "results.json"))
+        d = jobs.load_json(os.path.join(a.out, "results.json"))
         write_md(os.path.join(a.out, "results.md"), d["meta"], d["results"])
         if a.plots:
             plots(a.out, d["results"])
@@ -402,53 +370,74 @@ def main(argv=None):
     a.liberty = os.path.abspath(a.liberty)
     if not os.path.isfile(a.liberty):
         ap.error("liberty not found: %s" % a.liberty)
-    srcs = {}
-    if os.path.isdir(a.rtl_dir):
-        for f in sorted(os.listdir(a.rtl_dir)):
-            if f.endswith(".v"):
-                srcs[f[:-2]] = os.path.abspath(os.path.join(a.rtl_dir, f))
-    if a.units:
-        want = [u.strip() for u in a.units.split(",") if u.strip()]
-        for u in want:
-            if u not in srcs:
-                print("warning: unit %s has no %s/%s.v" % (u, a.rtl_dir, u), file=sys.stderr)
-        srcs = {u: s for u, s in srcs.items() if u in want}
     a.build = os.path.abspath(a.build_dir) if a.build_dir else tempfile.mkdtemp(prefix="area-timing-")
     os.makedirs(a.build, exist_ok=True)
-    if a.reference and "majority_unit" in srcs:
-        ref = os.path.join(a.build, "ref_popcount.v")
-        open(ref, "w").write(POPCOUNT_REF)
-        srcs["ref_popcount"] = ref
     os.makedirs(a.out, exist_ok=True)
-    print("area-timing: units %s, widths %s, build %s" % (sorted(srcs), widths, a.build), flush=True)
-    if not srcs:
-        print("area-timing: no units found in %s" % a.rtl_dir)
-    # widest first, so that the slow jobs start early on the --jobs workers
-    jobs = [(u, srcs[u], w) for w in sorted(widths, reverse=True) for u in sorted(srcs)]
-    results = {}
+    srcs = collect_sources(a, ap)
+    specs = build_specs(srcs, widths, a)
+    activity, activity_note = load_activity(a.activity) if a.power else (None, "power not run (--no-power)")
+    if a.power and power_mod is None:
+        activity_note = "power not run: scripts/area_timing/power.py is missing"
+    fo4_ns = fo4.measure(a.liberty, os.path.join(a.build, "fo4"))
+    tools = tool_versions()
+    common = {"liberty": sha256_text(open(a.liberty, "rb").read()), "tools": tools,
+              "flow": flow_scripts_hash(),
+              "activity": sha256_text(json.dumps(activity, sort_keys=True)) if activity else None}
+    kinds = ["asic"] + (["ice40"] if a.ice40 else [])
+    chains = {}
+    for s in specs:
+        for k in kinds:
+            chains.setdefault((s["row"], k), []).append(s)
+    # the costly units first, so that their long chains do not start last on the workers
+    order = sorted(chains, key=lambda rk: (chain_cost_rank(chains[rk][0]), rk[1] != "ice40", rk[0]))
+    njobs = len(specs) * len(kinds)
+    print("area-timing: %d jobs (%s), widths %s, FO4 %.1f ps, build %s"
+          % (njobs, ", ".join(sorted(srcs)), widths, fo4_ns * 1000, a.build), flush=True)
+    results, hits, failed = {}, 0, []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
-        futs = {ex.submit(synth_one, u, s, w, a): (u, w) for u, s, w in jobs}
+        futs = [ex.submit(run_chain, sorted(chains[rk], key=lambda s: s["W"]), rk[1], a, activity, common)
+                for rk in order]
         for f in concurrent.futures.as_completed(futs):
-            u, w = futs[f]
-            try:
-                r = f.result()
-            except Exception as e:  # noqa: BLE001 — never lose the sweep to one unit
-                r = {"unit": u, "W": w, "status": {"yosys": "fail"},
-                     "errors": {"driver": "%s: %s" % (type(e).__name__, e)}}
-            results.setdefault(u, {})[str(w)] = r
-            bad = [s for s, v in r["status"].items() if v == "fail"]
-            print("  %-28s W=%-3d %s" % (u, w, ("FAIL " + ",".join(bad)) if bad else "ok"),
-                  flush=True)
-    lib_sha = hashlib.sha256(open(a.liberty, "rb").read()).hexdigest()
+            for s, k, r in f.result():
+                hits += bool(r.get("cached"))
+                merge_job(results, r)
+                bad = ["%s (%s)" % (st, r["errors"].get(st, "")) for st, v in r["status"].items() if v == "fail"]
+                failed += ["%s W=%d %s: %s" % (s["row"], s["W"], k, b) for b in bad]
+                state = ("FAIL " + "; ".join(bad)) if bad else r.get("not_run_" + k, "ok")
+                print("  %-44s W=%-3d %-6s %s%s" % (s["row"], s["W"], k, state,
+                                                    " (cached)" if r.get("cached") else ""), flush=True)
+    for byw in results.values():
+        for r in byw.values():
+            r.pop("_run", None)
+    violations = depth_rule(results, fo4_ns, a.depth_factor)
+    old = os.path.join(a.out, "results.json")
+    if not a.fresh and os.path.exists(old):
+        try:
+            prev = jobs.load_json(old)
+            if prev.get("meta", {}).get("format") == RESULTS_FORMAT:
+                for row, byw in prev["results"].items():
+                    for w, r in byw.items():
+                        cur = results.setdefault(row, {}).setdefault(w, r)
+                        if cur is not r:
+                            keep_other_kind(cur, r)
+        except (OSError, ValueError, KeyError):
+            pass
+    all_violations = depth_rule(results, fo4_ns, a.depth_factor)
+    wall = round(time.time() - t0, 1)
     meta = {
+        "format": RESULTS_FORMAT,
         "generated_utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "wall_seconds": round(time.time() - t0, 1),
-        "widths": widths, "liberty": a.liberty, "liberty_sha256": lib_sha,
-        "abc_delay_ps": a.abc_delay_ps, "abc_fast": a.abc_fast, "sta_period_ns": STA_PERIOD_NS,
-        "tools": tool_versions(), "build_dir": a.build, "jobs": a.jobs,
+        "wall_seconds": wall, "jobs_run": njobs, "cache_hits": hits, "jobs": a.jobs,
+        "widths": sorted({int(w) for byw in results.values() for w in byw}),
+        "liberty": a.liberty, "liberty_sha256": common["liberty"], "abc_delay_ps": a.abc_delay_ps,
+        "abc_drive_cell": jobs.ABC_DRIVE_CELL, "abc_load_ff": jobs.DFF_D_PIN_FF,
+        "fo4_ns": round(fo4_ns, 5), "depth_factor": a.depth_factor, "depth_violations": all_violations,
+        "activity": activity_note, "activity_meta": (activity or {}).get("meta"),
+        "power_default_activity": list(getattr(power_mod, "DEFAULT_ACTIVITY", (0.1, 0.5))) if power_mod else None,
+        "tools": tools, "build_dir": a.build,
         "missing_units": [u for u in EXPECTED if u not in srcs] if not a.units else [],
     }
-    with open(os.path.join(a.out, "results.json"), "w") as f:
+    with open(old, "w") as f:
         json.dump({"meta": meta, "results": results}, f, indent=1, sort_keys=True)
     write_md(os.path.join(a.out, "results.md"), meta, results)
     if a.plots:
@@ -456,23 +445,16 @@ def main(argv=None):
             plots(a.out, results)
         except Exception as e:  # noqa: BLE001
             print("area-timing: plots failed: %s" % e, file=sys.stderr)
-    meta["wall_seconds"] = round(time.time() - t0, 1)
-    print("area-timing: wrote %s (%.1f s)" % (a.out, meta["wall_seconds"]))
+    problems = violations + failed
     if a.check:
-        problems = []
-        for u, byw in results.items():
-            for k, r in byw.items():
-                for s in ("yosys", "sta_comb", "yosys_wrap", "sta_reg2reg"):
-                    if r["status"].get(s) == "fail":
-                        problems.append("%s W=%s %s: %s" % (u, k, s, r["errors"].get(s, "")))
-                if r["status"].get("yosys") == "ok" and not r.get("generic_cells"):
-                    problems.append("%s W=%s: zero generic cells" % (u, k))
+        for row, byw in results.items():
+            for w, r in byw.items():
                 if r["status"].get("yosys") == "ok" and not r.get("lib_cells"):
-                    problems.append("%s W=%s: zero standard cells" % (u, k))
-                if r.get("unmapped_cells"):
-                    print("CHECK WARNING: %s W=%s: cells not mapped to the liberty: %s"
-                          % (u, k, ",".join(r["unmapped_cells"])))
-        for p in problems:
-            print("CHECK FAIL: " + p)
-        return 1 if problems else 0
-    return 0
+                    problems.append("%s W=%s: zero standard cells" % (row, w))
+    print("area-timing: %d jobs, %d from cache, %d failed steps, %d depth-rule violations; wall %.1f s; wrote %s"
+          % (njobs, hits, len(failed), len(violations), time.time() - t0, a.out))
+    for p in failed:
+        print("FAIL: " + p)
+    for p in violations:
+        print("DEPTH RULE: " + p)
+    return 1 if problems else 0

@@ -1,209 +1,242 @@
-"""Reports of the area/timing sweep (scripts/area_timing/flow.py): results.md with the papers' claims next to
-the measurements, and the plots."""
-import math
+"""results.md and the plots of the area/timing/power sweep (scripts/area_timing/flow.py). Every number in them
+comes from results.json."""
 import os
+import re
 
-COLS = [
-    ("Unit", None), ("W", None),
-    ("Generic cells", "generic_cells"), ("Transistors (est.)", "transistors_cmos"),
-    ("Logic depth", "logic_depth"), ("Std cells", "lib_cells"), ("Area µm²", "area_um2"),
-    ("Comb. delay ns", "comb_delay_ns"), ("Reg→reg min period ns", "reg2reg_min_period_ns"),
-    ("iCE40 LUTs (unit)", "ice40_unit_luts"), ("iCE40 LUTs (wrapper)", "ice40_wrapper_luts"),
-    ("iCE40 FFs", "ice40_wrapper_ffs"), ("iCE40 Fmax MHz", "ice40_fmax_mhz"),
-]
-# which tool step produces each column
-COL_STEP = {"generic_cells": "yosys", "transistors_cmos": "yosys", "logic_depth": "yosys",
-            "lib_cells": "yosys", "area_um2": "yosys", "comb_delay_ns": "sta_comb",
-            "reg2reg_min_period_ns": "sta_reg2reg", "ice40_unit_luts": "ice40_yosys",
-            "ice40_wrapper_luts": "ice40_yosys", "ice40_wrapper_ffs": "ice40_yosys",
-            "ice40_fmax_mhz": "nextpnr"}
+from claims import claims_md
 
 
-def cell(r, key):
-    st = r["status"].get(COL_STEP[key], "skip")
+def fmt(v, digits=3):
+    if v is None:
+        return "n/a"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        if v == 0:
+            return "0"
+        return "%.1f" % v if abs(v) >= 100 else "%.*g" % (digits, v)
+    return str(v)
+
+
+def step_cell(r, step, value):
+    st = r.get("status", {}).get(step) or ("fail" if "fail" in r.get("status", {}).values() else "skip")
     if st == "fail":
         return "FAIL"
     if st == "skip":
         return "—"
-    v = r.get(key)
-    if v is None:
-        return "n/a"
-    if isinstance(v, float):
-        return "%.1f" % v if abs(v) >= 100 else "%.3g" % v
-    return str(v)
+    return fmt(value)
 
 
-def per_type(r, names):
-    return sum(r.get("generic_cells_by_type", {}).get(n, 0) for n in names)
+def rows_sorted(results):
+    def key(row):
+        base = row.split(" (")[0]
+        # numbers in the variant compare as numbers: ROUNDS=2 before ROUNDS=16
+        return (base == "ref_popcount", base, [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", row)])
+    return sorted(results, key=key)
 
 
-def claims_md(results):
-    out = ["## The papers' claims next to the measurements", ""]
-    slp = results.get("slp_permutation_unit", {})
-    out.append("**SIMD lane permutation (SLP), Balanced permutation.** The paper states that adding "
-               "Balanced to a compacting pipeline costs only a per-SM table of XOR masks, 32 masks "
-               "of 5 bits (160 bits), plus a few XOR gates per lane to move each thread to its "
-               "permuted home lane.")
-    out.append("")
-    out.append("| W | mask bits log2(W) | masks (=W) | table bits (computed) | "
-               "RTL loadable table (2^width(wr_warp) × width(wr_mask)) | "
-               "synthesized FFs/latches in unit | XOR+XNOR cells per lane | MUX cells per lane | "
-               "all generic cells per lane |")
-    out.append("|---|---|---|---|---|---|---|---|---|")
-    for w in sorted(set(int(k) for k in slp) | {8, 16, 32, 64}):
-        b = int(math.log2(w))
-        r = slp.get(str(w)) or slp.get(w)
-        if r and r["status"].get("yosys") == "ok":
-            by = r.get("generic_cells_by_type", {})
-            seq = sum(v for k, v in by.items() if "DFF" in k or "LATCH" in k)
-            x = per_type(r, ["$_XOR_", "$_XNOR_"]) / w
-            m = per_type(r, ["$_MUX_"]) / w
-            tot = r["generic_cells"] / w
-            meas = "%d | %.2f | %.2f | %.2f" % (seq, x, m, tot)
-            pw = {p["name"]: p["width"] for p in r.get("ports", [])}
-            if "wr_warp" in pw and "wr_mask" in pw:
-                rtl_bits = "%d × %d = %d" % (2 ** pw["wr_warp"], pw["wr_mask"],
-                                              2 ** pw["wr_warp"] * pw["wr_mask"])
-            else:
-                rtl_bits = "n/a"
-        else:
-            meas, rtl_bits = "no RTL result | | | ", "n/a"
-        out.append("| %d | %d | %d | %d | %s | %s |" % (w, b, w, w * b, rtl_bits, meas))
-    r32 = slp.get("32") or slp.get(32)
-    if r32 and r32["status"].get("yosys") == "ok":
-        x = per_type(r32, ["$_XOR_", "$_XNOR_"]) / 32
-        tot = r32["generic_cells"] / 32
-        out.append("")
-        out.append("Comparison (generated): at W=32 the table is %d masks × %d bits = %d bits "
-                   "(paper: 160); the synthesized unit has %.2f XOR/XNOR cells and %.2f generic "
-                   "cells in total per lane. Note that a lane permutation also needs the "
-                   "routing multiplexers (counted in the MUX column), which the paper's "
-                   "'XOR gates per lane' does not mention." % (32, 5, 160, x, tot))
-    elif not slp:
-        out.append("")
-        out.append("Comparison: rtl/slp_permutation_unit.v was not present in this sweep; only the "
-                   "computed table sizes are shown.")
-    out.append("")
-    maj = results.get("majority_unit", {})
-    ref = results.get("ref_popcount", {})
-    out.append("**Branch herding, majority logic.** The paper argues that the majority vote is "
-               "simpler than a population count, which already fits in one cycle, so herding adds "
-               "at most one cycle and likely none.")
-    out.append("")
-    if maj:
-        out.append("| W | majority cells | majority area µm² | majority comb. delay ns | "
-                   "popcount cells | popcount area µm² | popcount comb. delay ns | "
-                   "area ratio maj/pop | delay ratio maj/pop |")
-        out.append("|---|---|---|---|---|---|---|---|---|")
-        for k in sorted(maj, key=int):
-            m, p = maj[k], ref.get(k, {})
-            def g(r, key):
-                v = r.get(key)
-                if v is None:
-                    return "n/a"
-                if isinstance(v, float):
-                    return "%.1f" % v if abs(v) >= 100 else "%.3g" % v
-                return str(v)
-            def ratio(key):
-                if m.get(key) and p.get(key):
-                    return "%.2f" % (m[key] / p[key])
-                return "n/a"
-            out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-                k, g(m, "generic_cells"), g(m, "area_um2"), g(m, "comb_delay_ns"),
-                g(p, "generic_cells"), g(p, "area_um2"), g(p, "comb_delay_ns"),
-                ratio("area_um2"), ratio("comb_delay_ns")))
-        out.append("")
-        out.append("The popcount reference is a plain count of W bits generated by the "
-                   "script (not part of rtl/); a ratio below 1 supports the claim. A majority unit "
-                   "that votes among active lanes only (ports: %s) counts more than W bits, so "
-                   "a ratio above 1 can come from its interface rather than from the vote itself." % ", ".join("%s[%d]" % (p["name"], p["width"]) for p in
-                                  (maj.get("32") or list(maj.values())[0]).get("ports", [])) + " 'One cycle' "
-                   "refers to the paper's GPU clock, so it is checked only relatively here "
-                   "(OSU 0.18 µm cells; no wire load, no output load).")
-    else:
-        out.append("Comparison: rtl/majority_unit.v was not present in this sweep.")
-    out.append("")
-    return "\n".join(out)
+def asic_table(results):
+    L = ["| Unit (variant) | W | Generic cells | Transistors (est.) | Yosys ltp depth | Std cells | Area µm² | "
+         "Min period ns | Fmax MHz | Critical path (start → end) | Cell levels | FO4/level | FO4/ltp level | "
+         "Comb. delay ns | Comb. levels |",
+         "|" + "---|" * 15]
+    for row in rows_sorted(results):
+        for w in sorted(results[row], key=int):
+            r = results[row][w]
+            cp = r.get("critical_path") or {}
+            rule = {d["path"]: d for d in r.get("depth_rule", [])}
+            per = rule.get("reg→reg", {}).get("fo4_per_level")
+            comb_rule = rule.get("in→out")
+            L.append("| " + " | ".join([
+                row, w, step_cell(r, "yosys", r.get("generic_cells")),
+                step_cell(r, "yosys", r.get("transistors_cmos")), step_cell(r, "yosys", r.get("logic_depth")),
+                step_cell(r, "yosys", r.get("lib_cells")), step_cell(r, "yosys", r.get("area_um2")),
+                step_cell(r, "sta", r.get("min_period_ns")), step_cell(r, "sta", r.get("fmax_mhz")),
+                ("%s → %s" % (cp["start"], cp["end"])).replace("|", "/") if cp else step_cell(r, "sta", None),
+                fmt(cp.get("levels")) if cp else "—",
+                (fmt(per) + ("" if rule.get("reg→reg", {}).get("ok", True) else " **VIOLATION**"))
+                if per is not None else "—",
+                fmt(r.get("fo4_per_ltp_level")) if r.get("fo4_per_ltp_level") is not None else "—",
+                ("%s (%s FO4/level%s)" % (fmt(r.get("comb_delay_ns")), fmt(comb_rule["fo4_per_level"]),
+                                         "" if comb_rule["ok"] else " **VIOLATION**"))
+                if comb_rule else ("sequential" if r.get("clock_port") else fmt(r.get("comb_delay_ns"))),
+                fmt(r.get("comb_levels")) if r.get("comb_levels") is not None else "—"]) + " |")
+    return L
+
+
+def ice40_table(results):
+    L = ["| Unit (variant) | W | Wrapper | LUTs | FFs | LCs (of 7680) | Fmax MHz | Place and route |",
+         "|---|---|---|---|---|---|---|---|"]
+    any_row = False
+    for row in rows_sorted(results):
+        for w in sorted(results[row], key=int):
+            r = results[row][w]
+            if "ice40_yosys" not in r.get("status", {}):
+                continue
+            any_row = True
+            st = r["status"].get("nextpnr", "skip")
+            pr = r.get("ice40_fit") or ("FAIL" if st == "fail" or r["status"]["ice40_yosys"] == "fail" else "—")
+            L.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                row, w, r.get("ice40_wrapper", "—").split(" (")[0],
+                step_cell(r, "ice40_yosys", r.get("ice40_luts")), step_cell(r, "ice40_yosys", r.get("ice40_ffs")),
+                fmt(r.get("ice40_lcs")), fmt(r.get("ice40_fmax_mhz")) if st == "ok" else "—", pr))
+    return L if any_row else ["iCE40 was not run in this sweep (--no-ice40)."]
+
+
+def _uw(x):
+    return fmt(x * 1e6) if x is not None else "n/a"
+
+
+def _pj(x):
+    return fmt(x * 1e12) if x is not None else "n/a"
+
+
+def power_tables(meta, results):
+    L = ["### Power (OpenSTA report_power, registered wrapper at the unit's minimum period)", "",
+         "- %s." % meta.get("activity", "")]
+    if meta.get("power_default_activity"):
+        L.append("- Default activity: %s toggles per cycle, duty %s on every input pin (what a designer assumes "
+                 "without workload data)." % tuple(meta["power_default_activity"]))
+    L.append("- Dynamic = internal + switching power. Energy per operation = total power × period × cycles per "
+             "operation (1 for majority and permutation; the recorded load+pop cycles per compaction for the "
+             "compactor; ROUNDS + 1 for the selector, whose recorded per-event toggles are spread over those "
+             "cycles). Workload columns: minimum / mean / maximum over the workloads of the activity file.")
+    L.append("")
+    L.append("| Unit (variant) | W | Period ns | Cycles/op (workloads) | Dynamic µW default | Leakage µW | "
+             "Energy/op pJ default | Dynamic µW workloads min/mean/max | Energy/op pJ workloads min/mean/max |")
+    L.append("|---|---|---|---|---|---|---|---|---|")
+    per_wl = []
+    seen = False
+    for row in rows_sorted(results):
+        for w in sorted(results[row], key=int):
+            r = results[row][w]
+            pw = r.get("power")
+            if not pw:
+                if r.get("status", {}).get("power") == "fail":
+                    L.append("| %s | %s | FAIL | | | | | | |" % (row, w))
+                continue
+            seen = True
+            d = pw.get("default", {})
+            wl = {k: v for k, v in pw.items() if k != "default"}
+
+            def mmm(key, conv):
+                vals = [v[key] for v in wl.values() if v.get(key) is not None]
+                if not vals:
+                    return "—"
+                return "%s / %s / %s" % (conv(min(vals)), conv(sum(vals) / len(vals)), conv(max(vals)))
+            cyc = sorted({round(v["cycles_per_op"], 2) for v in wl.values()})
+            L.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                row, w, fmt(r.get("min_period_ns")), ", ".join(fmt(c) for c in cyc) if cyc else
+                fmt(d.get("cycles_per_op")), _uw(d.get("dynamic_w")), _uw(d.get("leakage_w")),
+                _pj(d.get("energy_per_op_j")), mmm("dynamic_w", _uw), mmm("energy_per_op_j", _pj)))
+            if w == "32":
+                for name, v in sorted(wl.items()):
+                    per_wl.append("| %s | %s | %s | %s | %s | %s |" % (
+                        row, name, fmt(v["cycles_per_op"]), _uw(v["dynamic_w"]), _uw(v["leakage_w"]),
+                        _pj(v["energy_per_op_j"])))
+    if not seen:
+        return L[:3] + ["", "No power figures in this sweep."]
+    if per_wl:
+        L += ["", "Per workload at W = 32:", "",
+              "| Unit (variant) | Workload | Cycles/op | Dynamic µW | Leakage µW | Energy/op pJ |",
+              "|---|---|---|---|---|---|"] + per_wl
+    return L
+
+
+def notes(results):
+    out = []
+    for row in rows_sorted(results):
+        for w in sorted(results[row], key=int):
+            r = results[row][w]
+            for s, msg in sorted(r.get("errors", {}).items()):
+                out.append("- FAIL %s W=%s, %s: %s" % (row, w, s, msg.replace("|", "/")))
+            if r.get("unmapped_cells"):
+                out.append("- %s W=%s: cells without liberty area: %s" % (row, w, ", ".join(r["unmapped_cells"])))
+            for kind in ("asic", "ice40"):
+                if r.get("not_run_" + kind):
+                    out.append("- %s W=%s, %s: %s" % (row, w, kind, r["not_run_" + kind]))
+    return out
 
 
 def write_md(path, meta, results):
-    L = ["# Area and timing of the rtl/ units", "",
+    tools = "; ".join("%s `%s`" % kv for kv in sorted(meta["tools"].items()))
+    viol = meta.get("depth_violations", [])
+    npaths = sum(len(r.get("depth_rule", [])) for byw in results.values() for r in byw.values())
+    L = ["# Area, timing and power of the rtl/ units", "",
          "Generated by `scripts/area-timing` — do not edit by hand.", "",
-         "- Generated: %s; sweep wall time %.1f s; widths %s" % (
-             meta["generated_utc"], meta["wall_seconds"], meta["widths"]),
-         "- Tools: %s" % "; ".join("%s `%s`" % kv for kv in meta["tools"].items()),
-         "- Liberty: `%s` (sha256 %s…); `abc%s -D %d`; STA with no wire load and "
-         "no output load" % (meta["liberty"], meta["liberty_sha256"][:12],
-                                        " -fast" if meta["abc_fast"] else "", meta["abc_delay_ps"]),
-         "- Comb. delay: worst input→output arrival with zero input/output delay on a virtual "
-         "clock. Reg→reg min period: the unit between input and output registers "
-         "(clk→Q + logic + setup). iCE40: HX8K ct256, nextpnr at 100 MHz target; "
-         "Fmax of the registered wrapper.",
-         "- FAIL = that tool failed for that unit (see the notes below); — = not run.", ""]
-    if meta.get("abc_fast"):
-        L[-1:-1] = ["- Caution: the liberty mapping used `abc -fast`, which does no buffering or gate "
-                    "sizing. Nets with a large fanout (wrapper registers of reset/enable/select inputs, "
-                    "shared select lines) then get slews far outside the liberty tables, so the "
-                    "OpenSTA figures of the large units (reg→reg periods of tens to thousands of ns) "
-                    "are artefacts of the unbuffered netlist, not the logic depth; compare them with the "
-                    "logic depth column, or rerun with `--abc-full` (much slower)."]
-    L.append("| " + " | ".join(c for c, _ in COLS) + " |")
-    L.append("|" + "---|" * len(COLS))
-    fails = []
-    for unit in sorted(results):
-        for k in sorted(results[unit], key=int):
-            r = results[unit][k]
-            name = unit + (" (reference)" if unit == "ref_popcount" else "")
-            if r.get("params"):
-                name += " (%s)" % ", ".join("%s=%s" % kv for kv in sorted(r["params"].items()))
-            L.append("| " + " | ".join([name, str(r["W"])] + [cell(r, key) for _, key in COLS[2:]])
-                     + " |")
-            for s, msg in r.get("errors", {}).items():
-                fails.append("- %s W=%s, %s: %s" % (unit, r["W"], s, msg.replace("|", "/")))
-            if r.get("unmapped_cells"):
-                fails.append("- %s W=%s: cells without liberty area (area excludes them): %s"
-                             % (unit, r["W"], ", ".join(r["unmapped_cells"])))
-            if r.get("ice40_wrapper", "parallel") != "parallel":
-                fails.append("- %s W=%s: iCE40 used a %s wrapper" % (unit, r["W"], r["ice40_wrapper"]))
-    L.append("")
-    if fails:
-        L += ["### Notes and failures", ""] + fails + [""]
-    missing = meta.get("missing_units")
-    if missing:
-        L += ["Units expected but not present in rtl/ at sweep time: %s" % ", ".join(missing), ""]
-    L.append("Plots: `area_vs_w.png`, `delay_vs_w.png`.")
-    L.append("")
-    L.append(claims_md(results))
-    open(path, "w").write("\n".join(L))
+         "- Generated: %s; widths %s; the last run: %d jobs, %d from the cache, wall time %.1f s with %d parallel "
+         "jobs (rows of earlier runs are kept unless --fresh)." % (
+             meta["generated_utc"], meta["widths"], meta["jobs_run"], meta["cache_hits"], meta["wall_seconds"],
+             meta["jobs"]),
+         "- Tools: %s." % tools,
+         "- Liberty `%s` (sha256 %s…). Timing-driven mapping: `dfflibmap`, then `abc -constr -D %d -liberty`: "
+         "abc maps for a %d ps target, then buffers high-fanout nets and sizes gates (`buffer; upsize; dnsize`), "
+         "with each unit input driven by %s and each output loading %.2f fF (a DFFPOSX1 D pin)." % (
+             meta["liberty"], meta["liberty_sha256"][:12], meta["abc_delay_ps"], meta["abc_delay_ps"],
+             meta["abc_drive_cell"], meta["abc_load_ff"]),
+         "- abc's log shows `buffer`, `upsize` and `dnsize` in %d of the %d liberty mappings of this report." % (
+             sum(1 for byw in results.values() for r in byw.values()
+                 if set(r.get("abc_sizing", [])) == {"buffer", "upsize", "dnsize"}),
+             sum(1 for byw in results.values() for r in byw.values() if "abc_sizing" in r)),
+         "- The unit sits in a registered wrapper (every input and output through a flip-flop) and is kept as its "
+         "own module: area, cell counts and logic depth are the unit's; the period is the wrapper's "
+         "(clock-to-Q + logic + setup), found as probe period − worst slack and confirmed by a run at that period "
+         "with slack ≥ 0. STA: no wire load, ideal clock. Comb. delay (combinational units only): input→output "
+         "with inputs driven by %s and outputs loaded by a D pin." % meta["abc_drive_cell"],
+         "- Delay-versus-depth rule: FO4 delay of this liberty measured by OpenSTA on a NAND2X1 chain with fanout "
+         "4: **%.1f ps**. Every critical path must take at most K = %.1f FO4 per cell level for its logic delay "
+         "(period − clock-to-Q − setup). %s" % (
+             meta["fo4_ns"] * 1000, meta["depth_factor"],
+             ("All %d paths pass." % npaths) if not viol else "**%d violations** (listed below)." % len(viol)),
+         "- Cell levels are counted on the mapped critical path (buffers included); FO4/ltp level divides the same "
+         "logic delay by Yosys' `ltp` depth of the generic netlist.",
+         "- FAIL = that tool failed for that job (see Failures); — = not run.", ""]
+    L += ["## Standard cells (OSU 0.18 µm) and timing", ""] + asic_table(results) + [""]
+    if viol:
+        L += ["### Delay-versus-depth violations", ""] + ["- " + v for v in viol] + [""]
+    L += ["## iCE40 HX8K (nextpnr, 100 MHz target)", "",
+          "Units with more port bits than the package's pins use a serial wrapper: inputs from a shift register, "
+          "outputs XOR-folded into a 16-bit signature that is shifted out.", ""] + ice40_table(results) + [""]
+    L += power_tables(meta, results) + [""]
+    n = notes(results)
+    if n:
+        L += ["## Failures and notes", ""] + n + [""]
+    if meta.get("missing_units"):
+        L += ["Units expected but not present in rtl/ at sweep time: %s" % ", ".join(meta["missing_units"]), ""]
+    L += ["Plots: `area_vs_w.png`, `period_vs_w.png`, `energy_vs_w.png`.", "", claims_md(results)]
+    with open(path, "w") as f:
+        f.write("\n".join(L) + "\n")
 
 
-def plots(out, results):
+def _plot(out, results, name, ylabel, title, value, logy=True):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for unit in sorted(results):
-        pts = [(int(k), r["area_um2"]) for k, r in results[unit].items() if r.get("area_um2")]
+    fig, ax = plt.subplots(figsize=(8, 5))
+    for i, row in enumerate(rows_sorted(results)):
+        pts = sorted((int(w), value(r)) for w, r in results[row].items() if value(r))
         if pts:
-            pts.sort()
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=unit)
-    ax.set_xscale("log", base=2); ax.set_yscale("log")
-    ax.set_xlabel("SIMD width W"); ax.set_ylabel("standard-cell area (µm², OSU 0.18 µm)")
-    ax.set_title("Area vs SIMD width"); ax.grid(True, which="both", alpha=0.3)
-    if ax.lines: ax.legend(fontsize=8)
-    fig.tight_layout(); fig.savefig(os.path.join(out, "area_vs_w.png"), dpi=110); plt.close(fig)
-
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for i, unit in enumerate(sorted(results)):
-        color = "C%d" % i
-        for key, style, lab in (("comb_delay_ns", "-", "comb."), ("reg2reg_min_period_ns", "--",
-                                                                  "reg→reg period")):
-            pts = sorted((int(k), r[key]) for k, r in results[unit].items() if r.get(key))
-            if pts:
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], style, marker="o", color=color,
-                        label="%s (%s)" % (unit, lab))
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=row,
+                    linestyle="-" if i < 10 else "--")
     ax.set_xscale("log", base=2)
-    ax.set_xlabel("SIMD width W"); ax.set_ylabel("ns (OpenSTA, OSU 0.18 µm)")
-    ax.set_title("Worst path delay vs SIMD width"); ax.grid(True, which="both", alpha=0.3)
-    if ax.lines: ax.legend(fontsize=7)
-    fig.tight_layout(); fig.savefig(os.path.join(out, "delay_vs_w.png"), dpi=110); plt.close(fig)
+    if logy:
+        ax.set_yscale("log")
+    ax.set_xlabel("SIMD width W")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    if ax.lines:
+        ax.legend(fontsize=6, ncol=2)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, name), dpi=110)
+    plt.close(fig)
+
+
+def plots(out, results):
+    _plot(out, results, "area_vs_w.png", "standard-cell area (µm², OSU 0.18 µm)", "Area vs SIMD width",
+          lambda r: r.get("area_um2"))
+    _plot(out, results, "period_vs_w.png", "minimum period of the registered unit (ns)",
+          "Minimum clock period vs SIMD width", lambda r: r.get("min_period_ns"))
+    _plot(out, results, "energy_vs_w.png", "energy per operation, default activity (pJ)",
+          "Energy per operation vs SIMD width",
+          lambda r: (r.get("power", {}).get("default", {}).get("energy_per_op_j") or 0) * 1e12)

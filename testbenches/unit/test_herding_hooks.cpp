@@ -330,9 +330,46 @@ TEST_F(HerdingLoad, LoadsOutsideThePlanOrOutsideGlobalMemoryAreUntouched) {
   EXPECT_EQ(h->rewrite_load(tiny.load(kFirstLoadPc, kAll, &memory, ptx::Space::shared), a), 0u);
   EXPECT_EQ(a, spread);
   EXPECT_EQ(h->statistics()["loads"]["executions"], 0u);
-  // The generic space does reach global memory.
-  EXPECT_EQ(h->rewrite_load(tiny.load(kFirstLoadPc, kAll, &memory, ptx::Space::generic), a), 0u);
+  // The generic space does reach global memory, and pays the selector's latency (one round: 2 cycles).
+  EXPECT_EQ(h->rewrite_load(tiny.load(kFirstLoadPc, kAll, &memory, ptx::Space::generic), a), 2u);
   EXPECT_EQ(a, addresses([&](unsigned) { return data; }));
+}
+
+// Without load_cycles in the spec a herded load costs the selector's latency, ROUNDS + 1 cycles (one round:
+// 2), on every execution, herded or not; a given load_cycles, 0 included, replaces it.
+TEST_F(HerdingLoad, AnUnsetLoadCyclesChargesTheSelectorsLatency) {
+  HerdingUnderTest h(herd_loads({"7"}));
+  const ptx::LaneAddresses spread = addresses([&](unsigned l) { return data + 128 * l; });
+  const ptx::LaneAddresses one_block = addresses([&](unsigned l) { return data + 4 * l; });
+  uint32_t cycles = 0;
+  herd(*h, spread, kFirstLoadPc, kAll, &cycles);
+  EXPECT_EQ(cycles, 2u);
+  h->set_selector_rounds(8);
+  herd(*h, spread, kFirstLoadPc, kAll, &cycles);
+  EXPECT_EQ(cycles, 9u);
+  herd(*h, one_block, kFirstLoadPc, kAll, &cycles);
+  EXPECT_EQ(cycles, 9u);
+  EXPECT_EQ(h->statistics()["load_latency"],
+            (nlohmann::json{{"cycles", 9u}, {"source", "selector"}, {"selector_rounds", 8u}}));
+  // The selector compares group_lanes / rounds lanes per cycle: rounds must be a power of two dividing 32.
+  EXPECT_THROW(h->set_selector_rounds(3), std::invalid_argument);
+  EXPECT_THROW(h->set_selector_rounds(0), std::invalid_argument);
+  EXPECT_THROW(h->set_selector_rounds(64), std::invalid_argument);
+  EXPECT_EQ(h->selector_rounds(), 8u);
+  HerdingSpec free_spec = herd_loads({"7"});
+  free_spec.load_cycles = 0;
+  HerdingUnderTest free_selection(free_spec);
+  free_selection->set_selector_rounds(8);
+  herd(*free_selection, spread, kFirstLoadPc, kAll, &cycles);
+  EXPECT_EQ(cycles, 0u);
+  EXPECT_EQ(free_selection->statistics()["load_latency"]["source"], "launch");
+  // Half-warp groups: 32 rounds no longer divide the group.
+  HerdingSpec halves = herd_loads({"7"});
+  halves.group_lanes = 16;
+  HerdingUnderTest half(halves);
+  EXPECT_THROW(half->set_selector_rounds(32), std::invalid_argument);
+  half->set_selector_rounds(16);
+  EXPECT_EQ(half->load_cycles(), 17u);
 }
 
 TEST_F(HerdingLoad, BranchesAndLoadsShareTheBudget) {

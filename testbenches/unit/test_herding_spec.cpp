@@ -55,7 +55,25 @@ TEST(HerdingSpec, DefaultsHerdNothing) {
   EXPECT_EQ(spec.block_bytes, 128u);
   EXPECT_EQ(spec.group_lanes, 32u);
   EXPECT_EQ(spec.max_instances, 0u);
+  EXPECT_FALSE(spec.load_cycles.has_value());  // the machine's selector decides
   EXPECT_TRUE(same(read("herding: {}\n"), spec));
+}
+
+// An unset load_cycles (the machine's popular-block selector's latency) and an explicit 0 (a free selection)
+// differ, and each survives herding_yaml and read_herding_section.
+TEST(HerdingSpec, LoadCyclesUnsetAndZeroStayApart) {
+  HerdingSpec unset;
+  unset.buffers = {"image"};
+  EXPECT_EQ(herding_yaml(unset, 0), "buffers: [\"image\"]\n");
+  EXPECT_FALSE(read("herding:\n" + herding_yaml(unset)).load_cycles.has_value());
+  HerdingSpec zero = unset;
+  zero.load_cycles = 0;
+  EXPECT_EQ(herding_yaml(zero, 0), "buffers: [\"image\"]\nload_cycles: 0\n");
+  const HerdingSpec zero_back = read("herding:\n" + herding_yaml(zero));
+  ASSERT_TRUE(zero_back.load_cycles.has_value());
+  EXPECT_EQ(*zero_back.load_cycles, 0u);
+  EXPECT_FALSE(same(zero_back, unset));
+  EXPECT_EQ(read("herding:\n  load_cycles: 0\n").load_cycles, std::optional<uint32_t>(0));
 }
 
 TEST(HerdingSpec, EveryKeyIsRead) {
@@ -146,6 +164,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadValue{"  max_instances: -1\n",
                  "spec.yaml:3: herding.max_instances: expected an integer 0..18446744073709551615"},
         BadValue{"  branch_cycles: 65\n", "spec.yaml:3: herding.branch_cycles: expected an integer 0..64"},
+        BadValue{"  load_cycles: 65\n", "spec.yaml:3: herding.load_cycles: expected an integer 0..64"},
         BadValue{"  kernels: {a: 1}\n", "spec.yaml:3: herding.kernels: expected a name or a list of names"}));
 
 TEST(HerdingSpec, ANonMapSectionIsRefused) {
@@ -160,6 +179,10 @@ TEST(HerdingSpec, CheckRefusesWhatTheReaderRefuses) {
   EXPECT_THROW(check_herding_spec(spec), std::invalid_argument);
   spec.group_lanes = 8;
   spec.block_bytes = 4096;
+  EXPECT_NO_THROW(check_herding_spec(spec));
+  spec.load_cycles = 65;
+  EXPECT_THROW(check_herding_spec(spec), std::invalid_argument);
+  spec.load_cycles = 64;
   EXPECT_NO_THROW(check_herding_spec(spec));
   spec.threshold = 1.0;
   EXPECT_THROW(check_herding_spec(spec), std::invalid_argument);

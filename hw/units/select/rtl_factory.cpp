@@ -31,6 +31,8 @@ namespace {
 // The permutation RTL is synthesized with WARP_ID_BITS = 6.
 constexpr uint32_t kRtlWarpIds = 64;
 constexpr uint32_t kRtlAddressBits = 64;
+// The selector twins are verilated with ROUNDS = 1 (all lanes are candidates in one cycle: latency 2).
+constexpr uint32_t kRtlSelectorRounds = 1;
 
 [[noreturn]] void no_twin(const char* unit, uint32_t simd_width) {
   throw std::invalid_argument(std::string("no Verilated ") + unit + " twin at SIMD width " +
@@ -94,16 +96,17 @@ std::unique_ptr<WarpCompaction> make_rtl_compactor(uint32_t simd_width, uint32_t
 std::unique_ptr<BlockSelection> make_rtl_popular_block(uint32_t simd_width) {
   switch (simd_width) {
     case 8:
-      return std::make_unique<rtl::RtlBlockSelector<Vpopular_block_selector_w8>>(simd_width, kRtlAddressBits);
+      return std::make_unique<rtl::RtlBlockSelector<Vpopular_block_selector_w8>>(simd_width, kRtlAddressBits,
+                                                                                 kRtlSelectorRounds);
     case 16:
-      return std::make_unique<rtl::RtlBlockSelector<Vpopular_block_selector_w16>>(simd_width,
-                                                                                  kRtlAddressBits);
+      return std::make_unique<rtl::RtlBlockSelector<Vpopular_block_selector_w16>>(simd_width, kRtlAddressBits,
+                                                                                  kRtlSelectorRounds);
     case 32:
-      return std::make_unique<rtl::RtlBlockSelector<Vpopular_block_selector_w32>>(simd_width,
-                                                                                  kRtlAddressBits);
+      return std::make_unique<rtl::RtlBlockSelector<Vpopular_block_selector_w32>>(simd_width, kRtlAddressBits,
+                                                                                  kRtlSelectorRounds);
     case 64:
-      return std::make_unique<rtl::RtlBlockSelector<Vpopular_block_selector_w64>>(simd_width,
-                                                                                  kRtlAddressBits);
+      return std::make_unique<rtl::RtlBlockSelector<Vpopular_block_selector_w64>>(simd_width, kRtlAddressBits,
+                                                                                  kRtlSelectorRounds);
   }
   no_twin("popular_block", simd_width);
 }

@@ -161,11 +161,26 @@ class RtlCompactor final : public hw::WarpCompaction {
   std::unique_ptr<V> top_;
 };
 
+// The selector is pipelined (rtl/popular_block_selector.v): select() applies the inputs with `start`, clocks
+// the edge that samples start and then exactly latency_cycles(rounds) edges, and checks that done rises after
+// the last of them and not before (std::logic_error otherwise, a broken handshake rather than a wrong
+// answer). The inputs stay applied afterwards, as the RTL's contract asks, so the outputs hold until the next
+// select().
 template <typename V>
 class RtlBlockSelector final : public hw::BlockSelection {
  public:
-  RtlBlockSelector(uint32_t width, uint32_t address_bits)
-      : width_(width), address_bits_(address_bits), top_(std::make_unique<V>(&context_)) {}
+  // `rounds` is the ROUNDS parameter V was verilated with.
+  RtlBlockSelector(uint32_t width, uint32_t address_bits, uint32_t rounds = 1)
+      : width_(width),
+        address_bits_(address_bits),
+        latency_(hw::PopularBlockSelector::latency_cycles(rounds)),
+        top_(std::make_unique<V>(&context_)) {
+    top_->rst = 1;
+    clock_edge(*top_);
+    top_->rst = 0;
+    if (top_->done || top_->busy || top_->count)
+      throw std::logic_error("popular_block_selector: reset failed");
+  }
   hw::HerdedLoad select(std::span<const uint64_t> address, uint64_t active, uint32_t line_shift) override {
     if (address.size() != width_) throw std::invalid_argument("one address per lane expected");
     if (line_shift >= address_bits_) throw std::invalid_argument("line shift must be below the address bits");
@@ -174,7 +189,18 @@ class RtlBlockSelector final : public hw::BlockSelection {
     }
     top_->active = active & hw::lane_mask_of(width_);
     top_->line_shift = line_shift;
-    top_->eval();
+    top_->start = 1;
+    clock_edge(*top_);
+    top_->start = 0;
+    for (uint32_t edge = 1; edge <= latency_; ++edge) {
+      if (top_->done || !top_->busy) handshake_error(edge - 1);
+      clock_edge(*top_);
+    }
+    if (!top_->done || top_->busy) handshake_error(latency_);
+    return outputs();
+  }
+  // What the unit shows now (valid while done = 1).
+  hw::HerdedLoad outputs() const {
     hw::HerdedLoad out;
     out.block = get_bits(top_->block, 0, address_bits_);
     out.count = static_cast<uint32_t>(top_->count);
@@ -183,10 +209,21 @@ class RtlBlockSelector final : public hw::BlockSelection {
     }
     return out;
   }
+  bool done() const { return top_->done != 0; }
+  // A clock edge without start: a finished selection must hold its outputs and done.
+  void idle_cycle() { clock_edge(*top_); }
+  uint32_t latency() const { return latency_; }
 
  private:
+  [[noreturn]] void handshake_error(uint32_t edge) const {
+    throw std::logic_error("popular_block_selector: done=" + std::to_string(top_->done) +
+                           " busy=" + std::to_string(top_->busy) + " after edge " + std::to_string(edge) +
+                           " of " + std::to_string(latency_) + " (edge 0 samples start)");
+  }
+
   uint32_t width_;
   uint32_t address_bits_;
+  uint32_t latency_;
   VerilatedContext context_;
   std::unique_ptr<V> top_;
 };

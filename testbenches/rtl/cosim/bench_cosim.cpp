@@ -1,6 +1,7 @@
 // Cost of one unit evaluation at W = 32 per backend: the C++ model, the Verilated --cc twin called through
 // the unit interface, the checking wrapper (both, compared), and the Verilated --sc twin inside a SystemC
-// module (ScTwins: one delta cycle per combinational evaluation, one clock cycle per compactor step).
+// module (ScTwins: one delta cycle per combinational evaluation, one clock cycle per compactor step, and for
+// the pipelined popular-block selector its start edge plus latency_cycles(1) = 2 clock cycles per selection).
 // Every benchmark evaluates the same batch of events per iteration; scripts/bench-cosim divides the time by
 // the `evals` counter. Benchmarks run inside a SystemC thread so the --sc twins can wait for delta cycles.
 // Not a test: nothing here asserts a time.

@@ -77,6 +77,7 @@ void ScTwinReplay::run() {
   start = sc_core::sc_delta_count();
   twins_.select(trace_.loads, kLineShift, rtl_herded);
   select_deltas = sc_core::sc_delta_count() - start;
+  select_handshake_errors = twins_.selector_handshake_errors();
   start = sc_core::sc_delta_count();
   twins_.compact(trace_.compactions, rtl_compacted);
   compact_deltas = sc_core::sc_delta_count() - start;

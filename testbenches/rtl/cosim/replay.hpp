@@ -48,9 +48,9 @@ class UnitSetReplay : public sc_core::sc_module {
   uint64_t& cycle_;
 };
 
-// The --sc twins evaluate the whole trace in batches (one delta cycle per combinational evaluation); the C++
-// models evaluate it too. The results of both are kept for the test to compare, with the delta cycles each
-// batch took.
+// The --sc twins evaluate the whole trace in batches (one delta cycle per combinational evaluation, a clock
+// cycle of two delta cycles per step of the clocked units); the C++ models evaluate it too. The results of
+// both are kept for the test to compare, with the delta cycles each batch took.
 class ScTwinReplay : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(ScTwinReplay);
@@ -61,6 +61,7 @@ class ScTwinReplay : public sc_core::sc_module {
   std::vector<hw::HerdedLoad> rtl_herded, model_herded;
   std::vector<std::vector<hw::CompactedWarp>> rtl_compacted, model_compacted;
   uint64_t vote_deltas = 0, permute_deltas = 0, select_deltas = 0, compact_deltas = 0;
+  uint64_t select_handshake_errors = 0;  // selections whose done/busy came at the wrong edge
   bool finished = false;
 
  private:

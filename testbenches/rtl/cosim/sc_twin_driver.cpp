@@ -12,6 +12,8 @@ namespace {
 // for the signal update, one for the twin's own evaluation.
 constexpr size_t kPipelineDepth = 2;
 constexpr uint32_t kAddressBits = 64;
+// The selector twin is verilated with ROUNDS = 1: done rises this many edges after the edge sampling start.
+const uint32_t kSelectorLatency = hw::PopularBlockSelector::latency_cycles(1);
 constexpr unsigned kCompactorWarpBits = 4;  // log2 of the RTL's NWARPS = 16
 
 void next_delta() {
@@ -67,6 +69,11 @@ struct ScTwins::Signals {
     compactor.lane_mask(comp_lane_mask);
     compactor.lane_warp(comp_lane_warp);
 
+    popular_block.clk(pop_clk);
+    popular_block.rst(pop_rst);
+    popular_block.start(pop_start);
+    popular_block.done(pop_done);
+    popular_block.busy(pop_busy);
     popular_block.addr_in(pop_addr_in);
     popular_block.active(pop_active);
     popular_block.line_shift(pop_line_shift);
@@ -95,6 +102,8 @@ struct ScTwins::Signals {
   sc_core::sc_signal<sc_dt::sc_bv<kScTwinWidth * kCompactorWarpBits>> comp_lane_warp{"comp_lane_warp"};
 
   Vpopular_block_selector_w32_sc popular_block;
+  sc_core::sc_signal<bool> pop_clk{"pop_clk"}, pop_rst{"pop_rst"}, pop_start{"pop_start"},
+      pop_done{"pop_done"}, pop_busy{"pop_busy"};
   sc_core::sc_signal<sc_dt::sc_bv<kScTwinWidth * kAddressBits>> pop_addr_in{"pop_addr_in"},
       pop_addr_out{"pop_addr_out"};
   sc_core::sc_signal<uint32_t> pop_active{"pop_active"}, pop_line_shift{"pop_line_shift"},
@@ -114,14 +123,18 @@ void ScTwins::reset() {
   Signals& s = *signals_;
   s.perm_rst.write(true);
   s.comp_rst.write(true);
+  s.pop_rst.write(true);
   next_delta();
   s.perm_clk.write(true);
   s.comp_clk.write(true);
+  s.pop_clk.write(true);
   next_delta();
   s.perm_clk.write(false);
   s.comp_clk.write(false);
+  s.pop_clk.write(false);
   s.perm_rst.write(false);
   s.comp_rst.write(false);
+  s.pop_rst.write(false);
   next_delta();
 }
 
@@ -179,27 +192,39 @@ void ScTwins::select(std::span<const LoadEvent> events, uint32_t line_shift,
   Signals& s = *signals_;
   out.resize(events.size());
   s.pop_line_shift.write(line_shift);
-  pipeline(
-      events.size(),
-      [&](size_t i) {
-        for (uint32_t lane = 0; lane < kScTwinWidth; ++lane) {
-          const uint64_t address = events[i].address[lane];
-          s.addresses.set_word(2 * lane, static_cast<sc_dt::sc_digit>(address));
-          s.addresses.set_word(2 * lane + 1, static_cast<sc_dt::sc_digit>(address >> 32));
-        }
-        s.pop_addr_in.write(s.addresses);
-        s.pop_active.write(events[i].active);
-      },
-      [&](size_t i) {
-        hw::HerdedLoad& load = out[i];
-        load.block = s.pop_block.read();
-        load.count = s.pop_count.read();
-        const auto& herded = s.pop_addr_out.read();
-        for (uint32_t lane = 0; lane < kScTwinWidth; ++lane) {
-          load.address[lane] = uint64_t{herded.get_word(2 * lane)} | uint64_t{herded.get_word(2 * lane + 1)}
-                                                                         << 32;
-        }
-      });
+  // Per event: the inputs and start in one delta; then the edge that samples start and kSelectorLatency more
+  // clock edges, two delta cycles each (the outputs after a rising edge are readable one delta after the
+  // falling edge is written). The inputs stay applied until the next event, as the RTL's contract asks.
+  for (size_t i = 0; i < events.size(); ++i) {
+    for (uint32_t lane = 0; lane < kScTwinWidth; ++lane) {
+      const uint64_t address = events[i].address[lane];
+      s.addresses.set_word(2 * lane, static_cast<sc_dt::sc_digit>(address));
+      s.addresses.set_word(2 * lane + 1, static_cast<sc_dt::sc_digit>(address >> 32));
+    }
+    s.pop_addr_in.write(s.addresses);
+    s.pop_active.write(events[i].active);
+    s.pop_start.write(true);
+    next_delta();
+    for (uint32_t edge = 0; edge <= kSelectorLatency; ++edge) {
+      s.pop_clk.write(true);
+      next_delta();
+      s.pop_clk.write(false);
+      s.pop_start.write(false);
+      next_delta();
+      if (s.pop_done.read() != (edge == kSelectorLatency) ||
+          s.pop_busy.read() == (edge == kSelectorLatency)) {
+        ++selector_handshake_errors_;
+      }
+    }
+    hw::HerdedLoad& load = out[i];
+    load.block = s.pop_block.read();
+    load.count = s.pop_count.read();
+    const auto& herded = s.pop_addr_out.read();
+    for (uint32_t lane = 0; lane < kScTwinWidth; ++lane) {
+      load.address[lane] = uint64_t{herded.get_word(2 * lane)} | uint64_t{herded.get_word(2 * lane + 1)}
+                                                                     << 32;
+    }
+  }
 }
 
 void ScTwins::compact(std::span<const CompactionEvent> events,
