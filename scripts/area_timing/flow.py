@@ -212,9 +212,11 @@ ICE40_STEPS = ("ice40_yosys", "nextpnr")
 
 
 def keep_other_kind(cur, prev):
-    """A subset run (e.g. --no-ice40) keeps the previous figures of the job kind it did not run."""
+    """A subset run (e.g. --no-ice40) keeps the previous figures of the job kind it did not run, including the
+    reason a job was not run (a narrower width timed out or did not fit)."""
     for kind in ("asic", "ice40"):
-        if "job_seconds_" + kind in cur or "job_seconds_" + kind not in prev:
+        marks = ("job_seconds_" + kind, "not_run_" + kind)
+        if any(m in cur for m in marks) or not any(m in prev for m in marks):
             continue
         ice = kind == "ice40"
         for k, v in prev.items():
@@ -224,7 +226,9 @@ def keep_other_kind(cur, prev):
             for step, v in prev.get(k, {}).items():
                 if (step in ICE40_STEPS) == ice and step != "ports":
                     cur.setdefault(k, {})[step] = v
-        cur["job_seconds_" + kind] = prev["job_seconds_" + kind]
+        for m in marks:
+            if m in prev:
+                cur[m] = prev[m]
 
 
 def depth_rule(results, fo4_ns, k):

@@ -208,13 +208,29 @@ def write_md(path, meta, results):
         f.write("\n".join(L) + "\n")
 
 
+def plot_series(results):
+    """{line label: {W: result}}. A selector variant is the same design along W when its candidate lanes per
+    cycle (W / ROUNDS) stay the same, not its ROUNDS, so its points are joined by W / ROUNDS."""
+    series = {}
+    for row in rows_sorted(results):
+        rounds = re.search(r"ROUNDS=(\d+)", row)
+        for w, r in results[row].items():
+            label = row
+            if rounds:
+                per = int(w) // int(rounds.group(1))
+                label = re.sub(r"ROUNDS=\d+", "W/ROUNDS=%d" % per, row)
+            series.setdefault(label, {})[w] = r
+    return series
+
+
 def _plot(out, results, name, ylabel, title, value, logy=True):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(8, 5))
-    for i, row in enumerate(rows_sorted(results)):
-        pts = sorted((int(w), value(r)) for w, r in results[row].items() if value(r))
+    series = plot_series(results)
+    for i, row in enumerate(series):
+        pts = sorted((int(w), value(r)) for w, r in series[row].items() if value(r))
         if pts:
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=row,
                     linestyle="-" if i < 10 else "--")

@@ -9,6 +9,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import flow  # noqa: E402
 import fo4  # noqa: E402
+import report  # noqa: E402
 import sta_paths  # noqa: E402
 import wrappers  # noqa: E402
 
@@ -175,6 +176,29 @@ class Bookkeeping(unittest.TestCase):
         flow.keep_other_kind(cur, prev)
         self.assertEqual((cur["area_um2"], cur["ice40_lcs"]), (2.0, 99))
         self.assertEqual(cur["status"], {"yosys": "ok", "ice40_yosys": "ok", "nextpnr": "ok"})
+
+    def test_subset_run_keeps_why_a_job_of_the_other_kind_was_not_run(self):
+        reason = "not run: W=32 already timed out (nextpnr, --timeout 240)"
+        prev = {"job_seconds_asic": 3, "not_run_ice40": reason, "ice40_fit": reason,
+                "status": {"yosys": "ok", "ice40_yosys": "skip", "nextpnr": "skip"}, "errors": {}, "seconds": {}}
+        cur = {"job_seconds_asic": 5, "status": {"yosys": "ok"}, "errors": {}, "seconds": {}}
+        flow.keep_other_kind(cur, prev)
+        self.assertEqual((cur["not_run_ice40"], cur["ice40_fit"]), (reason, reason))
+        self.assertEqual(cur["status"], {"yosys": "ok", "ice40_yosys": "skip", "nextpnr": "skip"})
+        self.assertNotIn("job_seconds_ice40", cur)
+
+
+class PlotSeries(unittest.TestCase):
+    def test_selector_points_are_joined_by_candidate_lanes_per_cycle_not_by_rounds(self):
+        results = {"popular_block_selector (AW=32, ROUNDS=2)": {"8": {"a": 1}},
+                   "popular_block_selector (AW=32, ROUNDS=4)": {"8": {"a": 2}, "16": {"a": 3}},
+                   "popular_block_selector (AW=32, ROUNDS=8)": {"8": {"a": 4}, "16": {"a": 5}},
+                   "majority_unit": {"8": {"a": 6}, "16": {"a": 7}}}
+        series = report.plot_series(results)
+        self.assertEqual(series["popular_block_selector (AW=32, W/ROUNDS=4)"], {"8": {"a": 1}, "16": {"a": 3}})
+        self.assertEqual(series["popular_block_selector (AW=32, W/ROUNDS=2)"], {"8": {"a": 2}, "16": {"a": 5}})
+        self.assertEqual(series["popular_block_selector (AW=32, W/ROUNDS=1)"], {"8": {"a": 4}})
+        self.assertEqual(series["majority_unit"], results["majority_unit"])
 
 
 if __name__ == "__main__":
