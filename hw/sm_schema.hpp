@@ -130,8 +130,9 @@ inline config::ParamRows sm_rows() {
        {"none", "tbc", "ideal", "capri"},
        "none: per-warp stacks; tbc: thread block compaction (CTA-wide stack, priority-encoder compactor, "
        "each "
-       "thread in its home lane); ideal: any thread in any lane; capri: tbc that skips the CTA-wide "
-       "synchronization at branches predicted not to gain from compaction"},
+       "thread in its home lane); ideal: any thread in any lane; capri: tbc where a warp at a branch "
+       "predicted not to gain from compaction goes on without its CTA, on its own stack if its threads "
+       "split"},
       {"compaction.permutation",
        K::choice,
        "identity",
@@ -161,6 +162,14 @@ inline config::ParamRows sm_rows() {
        64,
        {},
        "cycles per warp the compactor emits after a CTA-wide branch or reconvergence point"},
+      {"compaction.capri_table_entries",
+       K::unsigned_int,
+       "32",
+       1,
+       4096,
+       {},
+       "entries of CAPRI's compaction-adequacy prediction table (direct-mapped on the branch's instruction "
+       "index; valid bit, tag and one history bit each; docs/slp.md, \"CAPRI\")"},
       {"lsu.segment_bytes",
        K::choice,
        "128",

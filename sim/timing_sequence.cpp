@@ -139,6 +139,8 @@ nlohmann::json run_timing_sequence(launch::SequenceSession& session, const confi
   nlohmann::json& compaction = doc["compaction"];
   compaction["compaction_rate"] =
       ratio(compaction["compacted_paths"].get<uint64_t>(), compaction["paths"].get<uint64_t>());
+  compaction["capri_accuracy"] =
+      ratio(compaction["capri_correct"].get<uint64_t>(), compaction["capri_outcomes"].get<uint64_t>());
   const launch::SequenceBranchTotals branches = launch::sum_launch_branches(result.launches);
   doc["per_branch"] = branches.per_branch;
   nlohmann::json head = {{"kernel", branches.kernel_list},

@@ -37,7 +37,20 @@ BlockCompaction::BlockCompaction(const DivergenceParams& params, const TimingKer
       permutation_(
           std::make_unique<LanePermutationMap>(params.permutation, ptx::kWarpSize, params.permutation_seed)),
       ctas_(params.ctas),
-      sync_taken_(params.contexts) {}
+      sync_taken_(params.contexts),
+      wait_since_(params.contexts, 0) {}
+
+void BlockCompaction::start_waiting(uint32_t slot, uint64_t now) {
+  slots_[slot].waits = true;
+  wait_since_[slot] = now;
+  ++ctas_[slots_[slot].cta].at_sync;
+}
+
+void BlockCompaction::stop_waiting(uint32_t slot, uint64_t now) {
+  if (!slots_[slot].waits) return;
+  slots_[slot].waits = false;
+  stats_.compaction.sync_wait_cycles += now - wait_since_[slot];
+}
 
 std::string BlockCompaction::refusal() const {
   for (uint32_t pc = 0; pc < k_.fn.code.size(); ++pc) {
@@ -103,6 +116,8 @@ void BlockCompaction::launch_cta(uint32_t c, uint64_t linear_id, const std::vect
   cta.live_warps = static_cast<uint32_t>(contexts.size());
   cta.stack.assign(1, CtaEntry{0, ptx::kNoTarget, valid});
   cta.at_sync = 0;
+  cta.free_warps = 0;
+  cta.off_path.assign(contexts.size(), 0);
   cta.sync_at_branch = false;
   stats_.stack.max_depth = std::max<uint64_t>(stats_.stack.max_depth, 1);
   // As launched, the CTA's warps are what the compactor forms from its full mask: nothing to form.
@@ -120,8 +135,7 @@ void BlockCompaction::branch(uint32_t slot, uint32_t pc, const PartMasks& taken,
   if (skips_synchronization(slot, pc, taken, now)) return;
   Cta& cta = cta_of(slot);
   sync_taken_[slot] = taken;
-  slots_[slot].waits = true;
-  ++cta.at_sync;
+  start_waiting(slot, now);
   check(cta, now);
 }
 
@@ -146,6 +160,7 @@ void BlockCompaction::threads_exit(uint32_t slot, const std::vector<Part>& gone)
   for (const Part& g : gone) {
     if (!g.mask) continue;
     for (CtaEntry& e : cta.stack) e.mask[g.warp] &= ~g.mask;
+    cta.off_path[g.warp] &= ~g.mask;
     for (Part& part : s.parts) {
       if (part.warp == g.warp) part.mask &= ~g.mask;
     }
@@ -185,8 +200,7 @@ void BlockCompaction::advance(uint32_t slot, uint32_t next_pc, uint64_t now) {
     return;
   }
   if (next_pc == cta.stack.back().reconvergence_pc) {
-    s.waits = true;
-    ++cta.at_sync;
+    start_waiting(slot, now);
     check(cta, now);
   }
 }
@@ -195,15 +209,20 @@ void BlockCompaction::advance(uint32_t slot, uint32_t next_pc, uint64_t now) {
 
 // Under TBC the warps of a path run the same instructions, so when all wait they wait at the same place (a
 // branch, or the path's reconvergence point). CAPRI's unsynchronized branches let them part (unblock).
+// CAPRI's warps off the path (running a region on their own stacks) cannot meet the others at a branch of the
+// path, so a branch resolves without them; the path's reconvergence point waits for those that come back to
+// it.
 void BlockCompaction::check(Cta& cta, uint64_t now) {
   if (cta.live_warps == 0) return;
   if (unblock(cta, now)) return;
-  if (cta.at_sync < cta.live_warps) return;
+  if (cta.at_sync == 0 || cta.at_sync + cta.free_warps < cta.live_warps) return;
   const uint32_t pc = slots_[*std::find_if(cta.slots.begin(), cta.slots.end(), [this](uint32_t slot) {
                         return slots_[slot].live && slots_[slot].waits;
                       })].pc;
+  const bool at_branch = pc != cta.stack.back().reconvergence_pc;
+  if (!at_branch && returns_to_top(cta)) return;
   cta.sync_pc = pc;
-  cta.sync_at_branch = pc != cta.stack.back().reconvergence_pc;
+  cta.sync_at_branch = at_branch;
   resolve(cta, now);
 }
 
@@ -213,10 +232,11 @@ void BlockCompaction::resolve(Cta& cta, uint64_t now) {
   for (uint32_t slot : cta.slots) {
     IssueSlot& s = slots_[slot];
     if (cta.sync_at_branch && s.live && s.waits) outcome.add(s.parts, sync_taken_[slot]);
-    s.waits = false;
+    stop_waiting(slot, now);
   }
   synchronized(cta);
   if (!cta.sync_at_branch) {  // the path reached its reconvergence point
+    ++cta.stamp;
     cta.stack.pop_back();
     ++stats_.stack.pops;
     form(cta, now);
@@ -242,6 +262,7 @@ void BlockCompaction::resolve(Cta& cta, uint64_t now) {
     return;
   }
   const CtaEntry top = cta.stack.back();
+  ++cta.stamp;
   cta.stack.pop_back();
   const ptx::DivergentPaths paths =
       ptx::divergent_paths(pc + 1, in.target, k_.info[pc].reconvergence_pc, top.reconvergence_pc);
@@ -262,45 +283,72 @@ void BlockCompaction::resolve(Cta& cta, uint64_t now) {
 void BlockCompaction::continue_path(Cta& cta, uint32_t pc, uint64_t now) {
   cta.stack.back().pc = pc;
   // Advancing one warp may end the path (all at the reconvergence point) and form new warps: skip those.
+  // Warps off the path (CAPRI) did not take part in the branch.
   for (const auto& [slot, generation] : live_slots(cta, false)) {
-    if (slots_[slot].live && slots_[slot].generation == generation && cta.live) advance(slot, pc, now);
+    if (slots_[slot].live && slots_[slot].generation == generation && cta.live && !off_path(slot))
+      advance(slot, pc, now);
   }
 }
 
 void BlockCompaction::form(Cta& cta, uint64_t now) {
-  for (uint32_t slot : cta.slots) {
-    if (slots_[slot].live) stop(slot);
-  }
+  std::vector<uint32_t> free_slots;  // formed warps take them in order
   cta.live_warps = 0;
+  for (uint32_t slot : cta.slots) {
+    if (slots_[slot].live && off_path(slot)) {
+      ++cta.live_warps;
+      continue;
+    }
+    if (slots_[slot].live) stop(slot);
+    free_slots.push_back(slot);
+  }
   cta.at_sync = 0;
   formed(cta);
   while (!cta.stack.empty()) {
     const CtaEntry& top = cta.stack.back();
     if (any_thread(top.mask) && top.pc != top.reconvergence_pc) break;
     cta.stack.pop_back();
+    ++cta.stamp;
     ++stats_.stack.pops;
   }
   const uint32_t c = cta_index(cta);
   if (cta.stack.empty()) {
+    if (cta.live_warps > 0) return;  // only warps off the path still run: their end forms again
     cta.live = false;
     for (uint32_t warp = 0; warp < cta.slots.size(); ++warp) host_.warp_done(c, warp);
     return;
   }
   const CtaEntry& top = cta.stack.back();
+  std::vector<ptx::LaneMask> on_path = top.mask;
+  for (size_t w = 0; w < on_path.size(); ++w) on_path[w] &= ~cta.off_path[w];
   std::vector<std::vector<Part>> formed_warps;
   try {
-    formed_warps = form_warps(top.mask);
+    formed_warps = form_warps(on_path);
   } catch (const std::exception& e) {  // an RtlMismatch under --rtl-check
     host_.unit_failed(std::string(e.what()) + "\n  forming the warps of kernel " + k_.fn.name + ", CTA " +
                       std::to_string(cta.linear_id) + " at " + k_.where_pc(top.pc));
     return;
   }
-  ++stats_.compaction.formations;
-  stats_.compaction.formed_warps += formed_warps.size();
   const uint32_t pc = top.pc;
   std::vector<std::pair<uint32_t, uint64_t>> started;
+  if (formed_warps.size() > free_slots.size()) {
+    // CAPRI: warps off the path hold slots. The threads of the warps that find none run the same region as
+    // an entry of their own, right below, once these reach the reconvergence point.
+    CtaEntry rest{top.pc, top.reconvergence_pc, std::vector<ptx::LaneMask>(top.mask.size(), 0)};
+    for (size_t k = free_slots.size(); k < formed_warps.size(); ++k) {
+      for (const Part& part : formed_warps[k]) {
+        rest.mask[part.warp] |= part.mask;
+        cta.stack.back().mask[part.warp] &= ~part.mask;
+      }
+    }
+    formed_warps.resize(free_slots.size());
+    cta.stack.insert(cta.stack.end() - 1, std::move(rest));
+    ++cta.stamp;
+    stats_.stack.max_depth = std::max<uint64_t>(stats_.stack.max_depth, cta.stack.size());
+  }
+  ++stats_.compaction.formations;
+  stats_.compaction.formed_warps += formed_warps.size();
   for (size_t k = 0; k < formed_warps.size(); ++k) {
-    const uint32_t slot = cta.slots[k];
+    const uint32_t slot = free_slots[k];
     IssueSlot& s = slots_[slot];
     s.live = true;
     ++s.generation;

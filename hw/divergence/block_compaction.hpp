@@ -56,7 +56,12 @@ class BlockCompaction : public DivergenceUnit {
     std::vector<uint32_t> slots;  // one per CTA warp, in order; formed warps take them from the front
     uint32_t live_warps = 0;      // slots running
     std::vector<CtaEntry> stack;
-    uint32_t at_sync = 0;  // live slots waiting
+    uint32_t at_sync = 0;     // live slots waiting
+    uint32_t free_warps = 0;  // CAPRI: live slots running a region on a stack of their own, off the path
+    // CAPRI: their threads, per CTA warp. They stay in the stack's masks (the entries they will come back to
+    // hold them) but are not formed into warps.
+    std::vector<ptx::LaneMask> off_path;
+    uint64_t stamp = 0;  // grows whenever an entry is pushed or popped
     bool sync_at_branch = false;
     uint32_t sync_pc = 0;
   };
@@ -74,6 +79,10 @@ class BlockCompaction : public DivergenceUnit {
   virtual void synchronized(Cta& /*cta*/) {}      // the CTA's warps are at one place again
   virtual void formed(Cta& /*cta*/) {}            // the CTA's warps were formed afresh
   virtual void slot_formed(uint32_t /*slot*/) {}  // the slot holds a newly formed warp
+  // CAPRI: the slot runs threads off the CTA's path; formation neither stops it nor gives its slot away.
+  virtual bool off_path(uint32_t /*slot*/) const { return false; }
+  // CAPRI: a warp off the path will come back to the top entry's reconvergence point (so it waits for it).
+  virtual bool returns_to_top(const Cta& /*cta*/) const { return false; }
 
   // The slot goes on at next_pc on the CTA's path; waits there when it is the path's reconvergence point.
   virtual void advance(uint32_t slot, uint32_t next_pc, uint64_t now);
@@ -93,6 +102,9 @@ class BlockCompaction : public DivergenceUnit {
   std::unique_ptr<LanePermutationMap> permutation_;  // home lanes, when no unit is given
   std::vector<Cta> ctas_;
   std::vector<PartMasks> sync_taken_;  // per slot: taken lanes per part of the branch it waits at
+  std::vector<uint64_t> wait_since_;   // per slot: the cycle it began to wait for its CTA
+  void start_waiting(uint32_t slot, uint64_t now);
+  void stop_waiting(uint32_t slot, uint64_t now);  // the slot waited: its cycles count as synchronization
 };
 
 }  // namespace simtlm::hw

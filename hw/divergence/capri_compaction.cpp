@@ -7,9 +7,15 @@ namespace simtlm::hw {
 
 void CapriCompaction::next_kernel() {
   BlockCompaction::next_kernel();
-  // The predictor is per PC of the kernel: sized again on first use.
-  counter_.clear();
-  skipped_.clear();
+  table_.clear();  // the table is indexed by the kernel's PCs
+}
+
+// The contexts start a new CTA: nothing a CTA that ran on them before counted may steer it.
+void CapriCompaction::launch_cta(uint32_t cta, uint64_t linear_id, const std::vector<uint32_t>& contexts,
+                                 const std::vector<ptx::LaneMask>& valid, uint64_t now) {
+  for (uint32_t slot : contexts) own(slot) = OwnState{};
+  rounds_[cta].clear();
+  BlockCompaction::launch_cta(cta, linear_id, contexts, valid, now);
 }
 
 void CapriCompaction::branch(uint32_t slot, uint32_t pc, const PartMasks& taken, uint64_t now) {
@@ -38,19 +44,24 @@ void CapriCompaction::advance(uint32_t slot, uint32_t next_pc, uint64_t now) {
   BlockCompaction::advance(slot, next_pc, now);
 }
 
-// A warp whose threads split always waits for compaction (see skips); one whose threads agree asks the
-// predictor, and when it skips it stays on the CTA's path, so compaction inside the region still happens.
+// A warp that goes on stays on the CTA's path when its threads agree; when they split it runs the branch's
+// region on its own stack, as the baseline's per-warp stack would, and rejoins the path at its end.
 bool CapriCompaction::skips_synchronization(uint32_t slot, uint32_t pc, const PartMasks& taken,
                                             uint64_t now) {
+  if (!skips(cta_of(slot), slot, pc, taken)) return false;
   const std::vector<Part>& parts = slots_[slot].parts;
   bool all = true, none = true;
   for (size_t i = 0; i < parts.size(); ++i) {
     all = all && taken[i] == parts[i].mask;
     none = none && taken[i] == 0;
   }
-  if (!(all || none) || !skips(cta_of(slot), slot, pc, taken)) return false;
   ++stats_.compaction.capri_skipped;
-  advance(slot, all ? k_.fn.code[pc].target : pc + 1, now);
+  if (all || none) {
+    advance(slot, all ? k_.fn.code[pc].target : pc + 1, now);
+  } else {
+    ++stats_.compaction.capri_free_regions;
+    go_free(slot, pc, taken, now);
+  }
   return true;
 }
 
@@ -66,15 +77,12 @@ void CapriCompaction::formed(Cta& cta) {
   rounds_[cta_index(cta)].clear();
 }
 
-// The prediction, for a warp whose threads agree at a branch: a 2-bit counter per branch PC, up when
-// compaction would save a warp on one of the paths of a CTA-wide execution, down otherwise (a CTA that did
-// not diverge included). Synchronized executions train when the CTA resolves them; skipped ones per round of
-// one execution per warp on the CTA's path, from the outcomes they recorded. A skipping decision is
-// overridden every 16th time so the counter can relearn. A warp whose own threads split does not ask: it
-// always waits, as skipping would run the rest of the branch's region (a whole loop for a loop exit) on a
-// stack of its own, without compaction. As warps may be at different places of the path, a warp always joins
-// a synchronization its CTA already waits at, and does not wait at a branch another warp has passed more
-// often than it has (that warp will not come back to meet it).
+// The decision of a warp at a conditional branch on the CTA's path. As warps may be at different places of
+// the path (some went on before), a warp always joins a synchronization its CTA already waits at, and does
+// not wait at a branch another warp has passed more often than it has (that warp will not come back to meet
+// it); else the table decides. The outcome of a skipped execution is recorded in the branch's round, which
+// trains the table once every warp on the path has recorded one (or one comes back before the others: it is
+// iterations ahead).
 bool CapriCompaction::skips(Cta& cta, uint32_t slot, uint32_t pc, const PartMasks& taken) {
   uint32_t& mine = own(slot).executions[pc];
   bool join = false, behind = false;
@@ -90,17 +98,8 @@ bool CapriCompaction::skips(Cta& cta, uint32_t slot, uint32_t pc, const PartMask
   }
   ++mine;
   if (join) return false;
-  if (counter_.empty()) {
-    counter_.assign(k_.fn.code.size(), 2);
-    skipped_.assign(k_.fn.code.size(), 0);
-  }
-  if (!behind && counter_[pc] >= 2) return false;
-  if (!behind && ++skipped_[pc] >= 16) {
-    skipped_[pc] = 0;
-    return false;
-  }
-  // A round holds one skipped execution per warp on the CTA's path; a warp coming back before the others
-  // (it is iterations ahead) closes the round early.
+  ++stats_.compaction.capri_lookups;
+  if (!behind && table_.predict(pc)) return false;
   Round& round = rounds_[cta_index(cta)][pc];
   const auto close = [&] {
     train(pc, compaction_pays(round.outcome));
@@ -114,6 +113,7 @@ bool CapriCompaction::skips(Cta& cta, uint32_t slot, uint32_t pc, const PartMask
   return true;
 }
 
+// Adequate: compacting the CTA's outcome would save a warp on one of its paths.
 bool CapriCompaction::compaction_pays(const CtaOutcome& o) {
   if (!o.diverged()) return false;
   for (const std::vector<ptx::LaneMask>* path : {&o.taken, &o.not_taken}) {
@@ -125,9 +125,8 @@ bool CapriCompaction::compaction_pays(const CtaOutcome& o) {
 }
 
 void CapriCompaction::train(uint32_t pc, bool adequate) {
-  if (counter_.empty()) return;
-  uint8_t& c = counter_[pc];
-  c = adequate ? std::min<uint8_t>(3, c + 1) : (c > 0 ? c - 1 : 0);
+  ++stats_.compaction.capri_outcomes;
+  stats_.compaction.capri_correct += table_.update(pc, adequate);
 }
 
 // Once every live warp of the CTA waits (at a synchronization or a barrier) but they cannot all meet, warps
@@ -140,7 +139,7 @@ bool CapriCompaction::unblock(Cta& cta, uint64_t now) {
   uint32_t branch_pc = ptx::kNoTarget;
   for (uint32_t slot : cta.slots) {
     const IssueSlot& s = slots_[slot];
-    if (!s.live) continue;
+    if (!s.live || own(slot).free) continue;  // off the path: the path does not wait for it at a branch
     if (host_.at_barrier(slot)) {
       barrier = true;
     } else if (!s.waits) {
@@ -160,7 +159,7 @@ bool CapriCompaction::unblock(Cta& cta, uint64_t now) {
       IssueSlot& s = slots_[slot];
       if (!s.live || !s.waits || s.pc != r) continue;
       for (const Part& part : s.parts) top.mask[part.warp] &= ~part.mask;
-      s.waits = false;
+      stop_waiting(slot, now);
       stop(slot);
       --cta.live_warps;
       --cta.at_sync;
@@ -175,7 +174,7 @@ bool CapriCompaction::unblock(Cta& cta, uint64_t now) {
   for (const auto& [slot, generation] : live_slots(cta, true)) {
     IssueSlot& s = slots_[slot];
     if (!cta.live || !s.live || s.generation != generation || !s.waits) continue;
-    s.waits = false;
+    stop_waiting(slot, now);
     --cta.at_sync;
     go_free(slot, s.pc, sync_taken_[slot], now);
   }
@@ -200,14 +199,21 @@ ptx::LaneMask CapriCompaction::positions_of(uint32_t slot, const PartMasks& by_p
 
 void CapriCompaction::go_free(uint32_t slot, uint32_t pc, const PartMasks& taken, uint64_t now) {
   OwnState& o = own(slot);
+  Cta& cta = cta_of(slot);
+  const CtaEntry& top = cta.stack.back();
   o.threads.clear();
   for (const Part& part : slots_[slot].parts) {
+    cta.off_path[part.warp] |= part.mask;
     for (ptx::LaneMask m = part.mask; m; m &= m - 1) o.threads.emplace_back(part.warp, std::countr_zero(m));
   }
   const auto n = static_cast<uint32_t>(o.threads.size());
   o.local.reset(pc, n >= 32 ? ~ptx::LaneMask{0} : (ptx::LaneMask{1} << n) - 1);
   o.free = true;
+  ++cta.free_warps;
   o.free_until = k_.info[pc].reconvergence_pc;
+  o.left_rpc = top.reconvergence_pc;
+  o.left_stamp = cta.stamp;
+  o.left_depth = cta.stack.size();
   free_branch(slot, pc, taken, now);
 }
 
@@ -219,8 +225,6 @@ void CapriCompaction::free_branch(uint32_t slot, uint32_t pc, const PartMasks& t
 
 void CapriCompaction::free_exit(uint32_t slot, ptx::LaneMask positions, uint32_t pc, uint64_t now) {
   OwnState& o = own(slot);
-  IssueSlot& s = slots_[slot];
-  Cta& cta = cta_of(slot);
   std::vector<Part> gone;
   for (ptx::LaneMask m = positions; m; m &= m - 1) {
     const auto& [warp, lane] = o.threads[std::countr_zero(m)];
@@ -228,40 +232,98 @@ void CapriCompaction::free_exit(uint32_t slot, ptx::LaneMask positions, uint32_t
   }
   threads_exit(slot, gone);
   o.local.exit(pc, positions);
-  if (o.local.empty()) {
-    o.free = false;
-    s.parts.clear();
-    stop(slot);
-    if (--cta.live_warps == 0) {
-      form(cta, now);
-      return;
-    }
-    check(cta, now);
+  free_settle(slot, now);
+}
+
+void CapriCompaction::leave(uint32_t slot, uint64_t now) {
+  OwnState& o = own(slot);
+  Cta& cta = cta_of(slot);
+  o.free = false;
+  --cta.free_warps;
+  slots_[slot].parts.clear();
+  stop(slot);
+  if (--cta.live_warps == 0) {
+    form(cta, now);
   } else {
-    free_settle(slot, now);
+    check(cta, now);
   }
   if (cta.live) host_.check_deadlock(cta_index(cta));
 }
 
-// After the warp's own stack moved: leave free mode at the reconvergence point, else run its top entry.
+void CapriCompaction::rejoin(uint32_t slot, uint32_t pc, uint64_t now) {
+  OwnState& o = own(slot);
+  Cta& cta = cta_of(slot);
+  for (const Part& part : slots_[slot].parts) cta.off_path[part.warp] &= ~part.mask;
+  o.free = false;
+  --cta.free_warps;
+  advance(slot, pc, now);
+}
+
+// A warp that left entry i of the CTA's stack (left_depth - 1) comes back to the reconvergence point of
+// whatever entry holds index i now; entries pushed above it later hold none of its threads.
+bool CapriCompaction::returns_to_top(const Cta& cta) const {
+  for (uint32_t slot : cta.slots) {
+    const OwnState& o = own_[slot];
+    if (slots_[slot].live && o.free && o.left_depth >= cta.stack.size()) return true;
+  }
+  return false;
+}
+
+void CapriCompaction::hand_back(uint32_t slot, size_t holder) {
+  OwnState& o = own(slot);
+  Cta& cta = cta_of(slot);
+  for (const Part& part : slots_[slot].parts) {
+    cta.off_path[part.warp] &= ~part.mask;
+    for (size_t e = holder + 1; e < cta.stack.size(); ++e) cta.stack[e].mask[part.warp] &= ~part.mask;
+  }
+  o.local.exit(o.local.top().pc - 1, o.local.top().mask);  // leaves these positions' entries, keeping top.pc
+}
+
+// After the warp's own stack moved. Threads of its top entry that reach the PC at which an entry of the CTA's
+// stack resumes them (the one below the entry the warp left, at left_rpc, or one pushed since with its masks)
+// are handed back: a whole warp joins the running path when that entry is the top (starting its region late),
+// otherwise they stop and wait in that entry. A warp that reconverges where it went off rejoins the entry it
+// left when that is still the top.
 void CapriCompaction::free_settle(uint32_t slot, uint64_t now) {
   OwnState& o = own(slot);
   IssueSlot& s = slots_[slot];
-  o.local.settle();
-  const ptx::SimtEntry& top = o.local.top();
-  s.parts.clear();
-  for (ptx::LaneMask m = top.mask; m; m &= m - 1) {
-    const auto& [warp, lane] = o.threads[std::countr_zero(m)];
-    if (s.parts.empty() || s.parts.back().warp != warp) s.parts.push_back(Part{warp, 0});
-    s.parts.back().mask |= ptx::LaneMask{1} << lane;
+  Cta& cta = cta_of(slot);
+  for (;;) {
+    o.local.settle();
+    if (o.local.empty()) {
+      leave(slot, now);
+      return;
+    }
+    const ptx::SimtEntry& top = o.local.top();
+    s.parts.clear();
+    for (ptx::LaneMask m = top.mask; m; m &= m - 1) {
+      const auto& [warp, lane] = o.threads[std::countr_zero(m)];
+      if (s.parts.empty() || s.parts.back().warp != warp) s.parts.push_back(Part{warp, 0});
+      s.parts.back().mask |= ptx::LaneMask{1} << lane;
+    }
+    s.pc = top.pc;
+    const bool whole = o.local.depth() == 1;
+    if (whole && top.pc == o.free_until && cta.stamp == o.left_stamp) {
+      rejoin(slot, top.pc, now);
+      return;
+    }
+    // The topmost entry that resumes these threads where they are.
+    size_t holder = cta.stack.size();
+    for (size_t e = cta.stack.size(); e-- > 0 && holder == cta.stack.size();) {
+      const CtaEntry& entry = cta.stack[e];
+      bool holds = entry.pc == top.pc;
+      for (const Part& part : s.parts) holds = holds && (entry.mask[part.warp] & part.mask) == part.mask;
+      if (holds) holder = e;
+    }
+    if (holder + 1 == cta.stack.size()) {  // the running path: only a whole warp can take its place in it
+      if (!whole) break;
+      rejoin(slot, top.pc, now);
+      return;
+    }
+    if (holder == cta.stack.size()) break;
+    hand_back(slot, holder);
   }
-  s.pc = top.pc;
-  if (o.local.depth() == 1 && top.pc == o.free_until) {
-    o.free = false;
-    advance(slot, top.pc, now);
-    return;
-  }
-  if (top.pc >= k_.fn.code.size()) free_exit(slot, top.mask, top.pc, now);  // fell off the end
+  if (s.pc >= k_.fn.code.size()) free_exit(slot, o.local.top().mask, s.pc, now);  // fell off the end
 }
 
 }  // namespace simtlm::hw

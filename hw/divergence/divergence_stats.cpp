@@ -22,11 +22,24 @@ const std::vector<Field<StackCounters>>& stack_counter_fields() {
 
 const std::vector<Field<CompactionStats>>& compaction_counter_fields() {
   static const std::vector<Field<CompactionStats>> fields = {
+      {"capri_lookups", &CompactionStats::capri_lookups, Kind::counter, "executions",
+       "warp executions of conditional branches on the CTA's path that consulted CAPRI's prediction table"},
       {"capri_skipped", &CompactionStats::capri_skipped, Kind::counter, "executions",
-       "warp executions of branches CAPRI did not synchronize"},
+       "of those, the warp went on without waiting for its CTA (predicted not to pay, or other warps had "
+       "passed the branch more often)"},
+      {"capri_free_regions", &CompactionStats::capri_free_regions, Kind::counter, "executions",
+       "of the skipped, the warp's own threads split: it ran the branch's region on its own stack"},
+      {"capri_outcomes", &CompactionStats::capri_outcomes, Kind::counter, "outcomes",
+       "CTA-wide outcomes (a synchronized execution, or one skipped execution per warp) that trained the "
+       "table"},
+      {"capri_correct", &CompactionStats::capri_correct, Kind::counter, "outcomes",
+       "of those, the ones the table predicted right"},
       {"capri_unblocked", &CompactionStats::capri_unblocked, Kind::counter, "times",
        "times all live warps of a CTA waited but not at one place (after unsynchronized branches), so CAPRI "
        "released them (`docs/timing-model.md`)"},
+      {"sync_wait_cycles", &CompactionStats::sync_wait_cycles, Kind::counter, "warp-cycles",
+       "cycles issue slots waited for the rest of their CTA at branches and reconvergence points, summed "
+       "over slots (a warp waiting while others issue costs no SM cycle, so this is not a stall count)"},
       {"cta_branches", &CompactionStats::cta_branches, Kind::counter, "executions",
        "CTA-wide (synchronized) branch executions"},
       {"divergent_cta_branches", &CompactionStats::divergent, Kind::counter, "executions",

@@ -17,8 +17,13 @@ struct CompactionStats {
   uint64_t warps_no_tbc = 0, warps_formed = 0, warps_ideal = 0;  // summed over those paths
   uint64_t formations = 0, formed_warps = 0;  // compactor runs (paths and reconvergence points), warps made
   uint64_t p_paths = 0, p_compacted = 0, d_paths = 0, d_compacted = 0;
-  uint64_t capri_skipped = 0;    // warp executions of branches that did not synchronize the CTA
-  uint64_t capri_unblocked = 0;  // times the CTA's waiting warps could not meet (see Sm::capri_unblock)
+  // CAPRI (capri_compaction.hpp): predictor lookups, of those the warps that went on without their CTA and of
+  // those the ones whose own threads split; CTA-wide outcomes that trained the table, and how many it had
+  // right.
+  uint64_t capri_lookups = 0, capri_skipped = 0, capri_free_regions = 0;
+  uint64_t capri_outcomes = 0, capri_correct = 0;
+  uint64_t sync_wait_cycles = 0;  // warp-cycles slots waited for their CTA (branches, reconvergence points)
+  uint64_t capri_unblocked = 0;   // times the CTA's waiting warps could not meet (CapriCompaction::unblock)
 };
 
 struct DivergenceStats {

@@ -100,7 +100,8 @@ struct DivergenceParams {
       false;  // a stack preset: its costs include the spill traffic, warps do not wait
   NamedPermutation permutation = NamedPermutation::kIdentity;  // home lanes under compaction
   uint64_t permutation_seed = 1;
-  uint32_t formation_cycles = 1;  // the compactor emits one warp per cycle (SLP paper, Figure 2)
+  uint32_t formation_cycles = 1;      // the compactor emits one warp per cycle (SLP paper, Figure 2)
+  uint32_t capri_table_entries = 32;  // CAPRI's compaction-adequacy prediction table
   uint32_t sm_id = 0;
   uint32_t contexts = 32;  // CTA warps resident at once (gpu.max_warps_per_sm)
   uint32_t ctas = 8;       // CTAs resident at once (gpu.max_ctas_per_sm)

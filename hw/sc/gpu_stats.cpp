@@ -46,6 +46,8 @@ GroupDecl compaction_decl() {
       .label("permutation", Type::text, "the lane permutation");
   stats::declare(d, compaction_counter_fields());
   d.ratio("compaction_rate", "`compacted_paths / paths`", "compacted_paths", "paths");
+  d.ratio("capri_accuracy", "`capri_correct / capri_outcomes`: CAPRI's prediction accuracy", "capri_correct",
+          "capri_outcomes");
   return d;
 }
 

@@ -26,6 +26,7 @@ DivergenceParams divergence_params(uint32_t id, const SmParams& p) {
   d.permutation = p.permutation;
   d.permutation_seed = p.permutation_seed;
   d.formation_cycles = p.formation_cycles;
+  d.capri_table_entries = p.capri_table_entries;
   d.sm_id = id;
   d.contexts = p.max_warps;
   d.ctas = p.max_ctas;

@@ -37,6 +37,7 @@ SmParams sm_params(const config::MachineConfig& config, const sc_core::sc_time& 
                                                  : *parse_permutation(compaction.str("permutation"));
   s.permutation_seed = compaction.u64("seed");
   s.formation_cycles = compaction.u32("formation_cycles");
+  s.capri_table_entries = compaction.u32("capri_table_entries");
   s.segment_bytes = static_cast<uint32_t>(std::stoul(lsu.str("segment_bytes")));
   s.coalescing = parse_coalescing_rule(lsu.str("coalescing")).value_or(CoalescingRule::sectors);
   s.shared_banks = lsu.u32("shared_banks");

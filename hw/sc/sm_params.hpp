@@ -38,6 +38,7 @@ struct SmParams {
   NamedPermutation permutation = NamedPermutation::kIdentity;  // home lanes under tbc
   uint64_t permutation_seed = 1;
   uint32_t formation_cycles = 1;  // the compactor emits one warp per cycle (SLP paper, Figure 2)
+  uint32_t capri_table_entries = 32;
   uint32_t segment_bytes = 128;
   CoalescingRule coalescing = CoalescingRule::sectors;
   uint32_t line_bytes = 128;  // line of the first cache the SM's requests reach: no request is larger

@@ -81,7 +81,7 @@ write-back) and gives `cycles`, `ipc`, `thread_ipc` for that launch alone. Its `
 per-launch memory objects and maxima are since the start of the sequence. The top-level `cycles` is the cycle
 the last launch's requests completed (it includes earlier launches' write-backs); `ipc`, `thread_ipc`,
 `simd_utilization`, `divergent_fraction`, `memory.requests_per_memory_instruction` and
-`compaction.compaction_rate` are recomputed from the totals; the memory-system objects are the whole sequence's;
+`compaction.compaction_rate`, `compaction.capri_accuracy` are recomputed from the totals; the memory-system objects are the whole sequence's;
 `write_back` describes the last launch's.
 )";
 

@@ -76,6 +76,7 @@ const std::map<std::string, Route>& routes() {
     r["stack.cycles.fill"] = {sm([](const SmParams& s) { return s.stack.timing.fill; })};
     r["compaction.seed"] = {sm([](const SmParams& s) { return s.permutation_seed; })};
     r["compaction.formation_cycles"] = {sm([](const SmParams& s) { return s.formation_cycles; })};
+    r["compaction.capri_table_entries"] = {sm([](const SmParams& s) { return s.capri_table_entries; })};
     r["lsu.shared_latency"] = {sm([](const SmParams& s) { return s.shared_latency; })};
     r["lsu.shared_banks"] = {sm([](const SmParams& s) { return s.shared_banks; })};
     r["lsu.max_loads"] = {sm([](const SmParams& s) { return s.lsu.loads; })};

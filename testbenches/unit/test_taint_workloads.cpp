@@ -75,6 +75,15 @@ const std::map<std::string, std::string> kSuiteClasses = {
     // the member test on loaded assignments is D; members == 0 only counts them (no loaded value): P
     {"update_centres", "PPPDDDDPPDPPPPPPPPP"},
     {"svm_decision", "PPDPD"},  // bounds and support loop P; the cutoff and sign tests on loaded features D
+    // SLP study, divergent applications: mummer, ray_trace, eigen_bisect.
+    // Read count and offset loop P; end-of-read, node boundary and mismatch tests on loaded bases/nodes D.
+    {"mummer_match", "PPDDDDP"},
+    // Bounds, the rejection-sampling loops (xorshift seeded from the pixel index) and the sphere loops P;
+    // downward ray, sky, floor, lit side, shadow occluder, reflectivity and absorption tests on scene data D.
+    {"ray_trace", "PPPPPPPPPDDDDPPDDDDPPDPDPDDPDP"},
+    // Everything bounded by the loaded matrix size (size check, Gershgorin loop and its border tests) and the
+    // tolerance and Sturm exits on loaded entries are D; the unrolled i > 0 test and the iteration cap are P.
+    {"eigen_bisect", "DDDPDDDPDDPDDD"},
 };
 
 // Every conditional branch of the suite's kernels, one line each on stdout (scripts/gen-taint-table turns
