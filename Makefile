@@ -37,9 +37,10 @@ test-asan: deps
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest -j$(JOBS) --output-on-failure -L sanitized -E '$(ASAN_SKIP)'
 
-# libFuzzer targets (clang, ASan, UBSan) in build-fuzz: the saved regression inputs, then about 60 s per target.
+# libFuzzer targets (clang, ASan, UBSan) in build-fuzz: the saved regression inputs, then about 60 s per target,
+# $(JOBS) targets at once.
 test-fuzz: deps
-	JOBS=$(JOBS) scripts/fuzz --time 60 --seed 1 --target all
+	JOBS=$(JOBS) scripts/fuzz --time 60 --seed 1 --target all --jobs $(JOBS)
 
 bench: build
 	scripts/bench

@@ -28,26 +28,30 @@ foreach(width IN LISTS SIMTLM_RTL_WIDTHS)
   verilate(simtlm_rtl_cc SOURCES ${CMAKE_SOURCE_DIR}/rtl/majority_unit.v TOP_MODULE majority_unit
     PREFIX Vmajority_unit_w${width}_tie_taken VERILATOR_ARGS -Wall -GW=${width} -GTIE_TAKEN=1)
 endforeach()
-# Every majority STRUCTURE at every width and tie rule, named explicitly whatever the default structure is
-# (testbenches/rtl/test_majority_structures_cc.cpp compares them).
-foreach(width IN LISTS SIMTLM_RTL_WIDTHS)
-  foreach(structure IN ITEMS 0 1 2)
-    verilate(simtlm_rtl_cc SOURCES ${CMAKE_SOURCE_DIR}/rtl/majority_unit.v TOP_MODULE majority_unit
-      PREFIX Vmajority_unit_w${width}_s${structure} VERILATOR_ARGS -Wall -GW=${width} -GSTRUCTURE=${structure})
-    verilate(simtlm_rtl_cc SOURCES ${CMAKE_SOURCE_DIR}/rtl/majority_unit.v TOP_MODULE majority_unit
-      PREFIX Vmajority_unit_w${width}_s${structure}_tie_taken
-      VERILATOR_ARGS -Wall -GW=${width} -GSTRUCTURE=${structure} -GTIE_TAKEN=1)
+# Variants that only the equivalence tests below use. The sanitizer build (make test-asan) runs none of them
+# and skips them: Verilating and compiling them is most of its RTL build time.
+if(NOT SIMTLM_SANITIZE)
+  # Every majority STRUCTURE at every width and tie rule, named explicitly whatever the default structure is
+  # (testbenches/rtl/test_majority_structures_cc.cpp compares them).
+  foreach(width IN LISTS SIMTLM_RTL_WIDTHS)
+    foreach(structure IN ITEMS 0 1 2)
+      verilate(simtlm_rtl_cc SOURCES ${CMAKE_SOURCE_DIR}/rtl/majority_unit.v TOP_MODULE majority_unit
+        PREFIX Vmajority_unit_w${width}_s${structure} VERILATOR_ARGS -Wall -GW=${width} -GSTRUCTURE=${structure})
+      verilate(simtlm_rtl_cc SOURCES ${CMAKE_SOURCE_DIR}/rtl/majority_unit.v TOP_MODULE majority_unit
+        PREFIX Vmajority_unit_w${width}_s${structure}_tie_taken
+        VERILATOR_ARGS -Wall -GW=${width} -GSTRUCTURE=${structure} -GTIE_TAKEN=1)
+    endforeach()
   endforeach()
-endforeach()
-verilate(simtlm_rtl_cc SOURCES ${CMAKE_SOURCE_DIR}/rtl/popular_block_selector.v TOP_MODULE popular_block_selector
-  PREFIX Vpopular_block_selector_w8_a32 VERILATOR_ARGS -Wall -GW=8 -GAW=32)
-# The selector's default build (the twins) examines all lanes in one round; these spread them over more.
-foreach(config IN ITEMS "8;4" "8;8" "32;4" "64;8")
-  list(GET config 0 width)
-  list(GET config 1 rounds)
   verilate(simtlm_rtl_cc SOURCES ${CMAKE_SOURCE_DIR}/rtl/popular_block_selector.v TOP_MODULE popular_block_selector
-    PREFIX Vpopular_block_selector_w${width}_r${rounds} VERILATOR_ARGS -Wall -GW=${width} -GROUNDS=${rounds})
-endforeach()
+    PREFIX Vpopular_block_selector_w8_a32 VERILATOR_ARGS -Wall -GW=8 -GAW=32)
+  # The selector's default build (the twins) examines all lanes in one round; these spread them over more.
+  foreach(config IN ITEMS "8;4" "8;8" "32;4" "64;8")
+    list(GET config 0 width)
+    list(GET config 1 rounds)
+    verilate(simtlm_rtl_cc SOURCES ${CMAKE_SOURCE_DIR}/rtl/popular_block_selector.v TOP_MODULE popular_block_selector
+      PREFIX Vpopular_block_selector_w${width}_r${rounds} VERILATOR_ARGS -Wall -GW=${width} -GROUNDS=${rounds})
+  endforeach()
+endif()
 # Generated code is not ours to keep warning-free. It is large straight-line code: -O1 compiles it several times
 # faster than -O3 and runs about as fast; sanitizing it would only slow the build (our code stays sanitized).
 set(SIMTLM_VERILATED_OPTIONS -w -Wno-error -O1 -fno-sanitize=all)
@@ -63,15 +67,17 @@ add_library(simtlm_unit_select STATIC ${SIMTLM_UNIT_SELECT_SOURCES})
 target_link_libraries(simtlm_unit_select PUBLIC simtlm_hw_units PRIVATE simtlm_rtl_cc)
 target_include_directories(simtlm_unit_select SYSTEM PRIVATE ${SIMTLM_VERILATOR_INCLUDES})
 
-file(GLOB SIMTLM_RTL_CC_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/testbenches/rtl/test_*_cc.cpp)
-add_executable(rtl_equivalence ${SIMTLM_RTL_CC_TESTS})
-target_link_libraries(rtl_equivalence PRIVATE simtlm_hw_units simtlm_rtl_cc GTest::gtest GTest::gtest_main)
-target_include_directories(rtl_equivalence SYSTEM PRIVATE ${SIMTLM_VERILATOR_INCLUDES})
-gtest_discover_tests(rtl_equivalence DISCOVERY_MODE PRE_TEST TEST_PREFIX rtl.)
-# The popular-block selector is also checked on the loads recorded from the workload suite.
-target_sources(rtl_equivalence PRIVATE ${CMAKE_SOURCE_DIR}/testbenches/rtl/cosim/workload_trace.cpp)
-target_link_libraries(rtl_equivalence PRIVATE simtlm_workloads)
-target_compile_definitions(rtl_equivalence PRIVATE SIMTLM_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+if(NOT SIMTLM_SANITIZE)
+  file(GLOB SIMTLM_RTL_CC_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/testbenches/rtl/test_*_cc.cpp)
+  add_executable(rtl_equivalence ${SIMTLM_RTL_CC_TESTS})
+  target_link_libraries(rtl_equivalence PRIVATE simtlm_hw_units simtlm_rtl_cc GTest::gtest GTest::gtest_main)
+  target_include_directories(rtl_equivalence SYSTEM PRIVATE ${SIMTLM_VERILATOR_INCLUDES})
+  gtest_discover_tests(rtl_equivalence DISCOVERY_MODE PRE_TEST TEST_PREFIX rtl.)
+  # The popular-block selector is also checked on the loads recorded from the workload suite.
+  target_sources(rtl_equivalence PRIVATE ${CMAKE_SOURCE_DIR}/testbenches/rtl/cosim/workload_trace.cpp)
+  target_link_libraries(rtl_equivalence PRIVATE simtlm_workloads)
+  target_compile_definitions(rtl_equivalence PRIVATE SIMTLM_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+endif()
 
 # Every unit at W=32 as a SystemC module (--sc), exercised through sc_signals.
 add_library(simtlm_rtl_sc STATIC)
