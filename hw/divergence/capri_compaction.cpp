@@ -200,7 +200,6 @@ ptx::LaneMask CapriCompaction::positions_of(uint32_t slot, const PartMasks& by_p
 void CapriCompaction::go_free(uint32_t slot, uint32_t pc, const PartMasks& taken, uint64_t now) {
   OwnState& o = own(slot);
   Cta& cta = cta_of(slot);
-  const CtaEntry& top = cta.stack.back();
   o.threads.clear();
   for (const Part& part : slots_[slot].parts) {
     cta.off_path[part.warp] |= part.mask;
@@ -211,7 +210,6 @@ void CapriCompaction::go_free(uint32_t slot, uint32_t pc, const PartMasks& taken
   o.free = true;
   ++cta.free_warps;
   o.free_until = k_.info[pc].reconvergence_pc;
-  o.left_rpc = top.reconvergence_pc;
   o.left_stamp = cta.stamp;
   o.left_depth = cta.stack.size();
   free_branch(slot, pc, taken, now);
@@ -280,10 +278,10 @@ void CapriCompaction::hand_back(uint32_t slot, size_t holder) {
 }
 
 // After the warp's own stack moved. Threads of its top entry that reach the PC at which an entry of the CTA's
-// stack resumes them (the one below the entry the warp left, at left_rpc, or one pushed since with its masks)
-// are handed back: a whole warp joins the running path when that entry is the top (starting its region late),
-// otherwise they stop and wait in that entry. A warp that reconverges where it went off rejoins the entry it
-// left when that is still the top.
+// stack resumes them (the one below the entry the warp left, at that entry's reconvergence point, or one
+// pushed since with its masks) are handed back: a whole warp joins the running path when that entry is the
+// top (starting its region late), otherwise they stop and wait in that entry. A warp that reconverges where
+// it went off rejoins the entry it left when that is still the top.
 void CapriCompaction::free_settle(uint32_t slot, uint64_t now) {
   OwnState& o = own(slot);
   IssueSlot& s = slots_[slot];

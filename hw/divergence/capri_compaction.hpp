@@ -49,10 +49,10 @@ class CapriCompaction final : public BlockCompaction {
     // Free mode: the warp runs off the CTA's path on its own stack (over the positions of `threads`). Its
     // threads left the path's top entry; when the warp reconverges at free_until (the branch's reconvergence
     // point) and that entry is still on top (the stamp did not move), they rejoin it. Otherwise each thread
-    // stops at left_rpc, the reconvergence point of the entry it left, where the entry below holds it.
+    // stops where an entry of the CTA's stack resumes it (at the latest, the reconvergence point of the entry
+    // it left, where the entry below holds it).
     bool free = false;
     uint32_t free_until = ptx::kNoTarget;
-    uint32_t left_rpc = ptx::kNoTarget;
     uint64_t left_stamp = 0;
     size_t left_depth = 0;  // the CTA's stack then: entries from left_depth - 1 up came from the one it left
     ptx::SimtStack local;
