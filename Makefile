@@ -19,8 +19,12 @@ demo: build
 test: test-release test-asan
 	$(MAKE) test-fuzz
 
+# No test takes more than about 4 minutes here; the cap turns a hang into a failure that names the test, instead of
+# a CI run that only runs out of time.
+TEST_TIMEOUT ?= 1200
+
 test-release: build
-	cd $(BUILD) && ctest -j$(JOBS) --output-on-failure
+	cd $(BUILD) && ctest -j$(JOBS) --timeout $(TEST_TIMEOUT) --output-on-failure
 
 # The sanitizer build runs the GoogleTest programs labelled `sanitized` (unit, SystemC and timing tests); the RTL
 # equivalence and synthesis checks run once, in the Release build. The long whole-workload simulations run only in
@@ -35,7 +39,7 @@ test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSIMTLM_SANITIZE=ON
 	cmake --build $(ASAN_BUILD) -j$(JOBS) --target unit_tests systemc_tests timing_tests sweep_file_tests
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest -j$(JOBS) --output-on-failure -L sanitized -E '$(ASAN_SKIP)'
+	  ctest -j$(JOBS) --timeout $(TEST_TIMEOUT) --output-on-failure -L sanitized -E '$(ASAN_SKIP)'
 
 # libFuzzer targets (clang, ASan, UBSan) in build-fuzz: the saved regression inputs, then about 60 s per target,
 # $(JOBS) targets at once.

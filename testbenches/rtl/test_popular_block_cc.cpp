@@ -245,7 +245,7 @@ TEST(RtlPopularBlock, W64EightRoundsPairedWorkloadLoads) {
 // The handshake itself, cycle by cycle: nothing before start, busy for exactly the latency, a start during a
 // selection restarts it, and reset clears the outputs.
 TEST(RtlPopularBlock, HandshakeCycleByCycle) {
-  VerilatedContext context;
+  hw::rtl::SingleThreadContext context;
   Vpopular_block_selector_w8_r4 top(&context);
   const uint32_t latency = hw::PopularBlockSelector::latency_cycles(4);
   ASSERT_EQ(latency, 5u);

@@ -19,6 +19,16 @@
 
 namespace simtlm::hw::rtl {
 
+// The Verilated models are single-threaded, but a default VerilatedContext sizes its thread pool to the
+// host's cores and starts the extra workers with the first model. The timing driver forks its simulation
+// child after the twins are built, and a worker that is still starting then can hold the sanitizer
+// allocator's lock in the fork: the child waits for it forever (seen in the ASan build, which has no fork
+// handler for that lock).
+class SingleThreadContext : public VerilatedContext {
+ public:
+  SingleThreadContext() { threads(1); }
+};
+
 // Rising edge with the inputs already applied (Verilator samples them at the eval that sees the edge), then
 // the falling edge, so the clock rests low and the outputs are settled for the state after the edge.
 template <typename V>
@@ -76,7 +86,7 @@ class RtlLanePermutation final : public hw::LanePermutation {
 
   uint32_t width_;
   uint32_t num_warp_ids_;
-  VerilatedContext context_;
+  SingleThreadContext context_;
   std::unique_ptr<V> top_;
 };
 
@@ -97,7 +107,7 @@ class RtlMajority final : public hw::BranchMajority {
 
  private:
   uint64_t lanes_;
-  VerilatedContext context_;
+  SingleThreadContext context_;
   std::unique_ptr<V> top_;
 };
 
@@ -157,7 +167,7 @@ class RtlCompactor final : public hw::WarpCompaction {
  private:
   uint32_t width_;
   uint32_t max_warps_;
-  VerilatedContext context_;
+  SingleThreadContext context_;
   std::unique_ptr<V> top_;
 };
 
@@ -224,7 +234,7 @@ class RtlBlockSelector final : public hw::BlockSelection {
   uint32_t width_;
   uint32_t address_bits_;
   uint32_t latency_;
-  VerilatedContext context_;
+  SingleThreadContext context_;
   std::unique_ptr<V> top_;
 };
 

@@ -8,8 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <string>
 #include <systemc>
+#include <vector>
 
 #include "hw/units/select/unit_set.hpp"
 #include "hw/units/width.hpp"
@@ -352,6 +355,29 @@ TEST(UnitSelection, RtlOnlySetsAnswerLikeTheModelsAtEveryWidth) {
                 cpp.popular_block->select(address, hw::lane_mask_of(width), kLineShift));
     }
   }
+}
+
+// Threads of this process, from /proc/self/status.
+int thread_count() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8));
+  }
+  return -1;
+}
+
+// The timing driver forks its simulation after building the twins. A Verilator worker thread alive at the
+// fork can hold an allocator lock the child then waits for forever (it hung the sanitized timing tests), and
+// the twins are single-threaded models: building them must start no thread.
+TEST(UnitSelection, TwinsStartNoThread) {
+  const int before = thread_count();
+  ASSERT_GT(before, 0);
+  std::vector<hw::UnitSet> sets;
+  for (const uint32_t width : {8u, 16u, 32u, 64u}) {
+    sets.push_back(hw::make_unit_set(hw::parse_rtl_units("all", true), width, hw::UnitOptions{}, nullptr));
+  }
+  EXPECT_EQ(thread_count(), before);
 }
 
 }  // namespace
