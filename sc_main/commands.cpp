@@ -10,6 +10,7 @@
 #include <iostream>
 #include <map>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "models/config/machine_config.hpp"
@@ -231,12 +232,24 @@ DemoRow run_demo_workload(const fs::path& file, const fs::path& out) {
   return row;
 }
 
+// NAME_large.yaml runs NAME.yaml's kernel at a study's size (workloads/README.md): minutes on the timing
+// model, and more cycles than the default budget on configs/default.yaml. The demo runs the suite's own
+// sizes.
+bool is_study_sized(const fs::path& file) {
+  return file.stem().string().ends_with("_large");
+}
+
 }  // namespace
 
 int demo_command(const DemoArgs& args) {
-  const std::vector<fs::path> files = find_launch_files(args.workloads);
+  std::vector<fs::path> files = find_launch_files(args.workloads);
   if (files.empty())
     throw std::runtime_error(fmt::format("{}: no */*.yaml launch files found", args.workloads.string()));
+  std::vector<std::string> study_sized;
+  for (const fs::path& file : files) {
+    if (is_study_sized(file)) study_sized.push_back(file.stem().string());
+  }
+  std::erase_if(files, is_study_sized);
   launch::OutputSet outputs(args.out);
   const auto start = std::chrono::steady_clock::now();
   std::vector<DemoRow> rows;
@@ -267,6 +280,10 @@ int demo_command(const DemoArgs& args) {
                100.0 * r.stats.simd_utilization(), 100.0 * r.divergent_fraction, r.status);
   }
   fmt::print("\n{} workloads in {:.1f} s; outputs in {}\n", rows.size(), seconds, args.out.string());
+  if (!study_sized.empty()) {
+    fmt::print("Not run here: the study-sized launch files {} (scripts/study-slp runs them).\n",
+               fmt::join(study_sized, ", "));
+  }
   for (const auto& r : rows) {
     if (!r.error.empty()) fmt::print(stderr, "simtlm: error: {}: {}\n", r.workload, r.error);
   }
