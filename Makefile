@@ -19,8 +19,8 @@ demo: build
 test: test-release test-asan
 	$(MAKE) test-fuzz
 
-# No test takes more than about 4 minutes here; the cap turns a hang into a failure that names the test, instead of
-# a CI run that only runs out of time.
+# The longest test here takes about a minute (Testing/Temporary/CTestCostData.txt after a run); the cap turns a
+# hang into a failure that names the test, instead of a CI run that only runs out of time.
 TEST_TIMEOUT ?= 1200
 
 test-release: build

@@ -11,6 +11,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/config/machine_config.hpp"
@@ -242,14 +243,17 @@ bool is_study_sized(const fs::path& file) {
 }  // namespace
 
 int demo_command(const DemoArgs& args) {
-  std::vector<fs::path> files = find_launch_files(args.workloads);
-  if (files.empty())
-    throw std::runtime_error(fmt::format("{}: no */*.yaml launch files found", args.workloads.string()));
+  std::vector<fs::path> files;
   std::vector<std::string> study_sized;
-  for (const fs::path& file : files) {
-    if (is_study_sized(file)) study_sized.push_back(file.stem().string());
+  for (fs::path& file : find_launch_files(args.workloads)) {
+    if (is_study_sized(file)) {
+      study_sized.push_back(file.stem().string());
+    } else {
+      files.push_back(std::move(file));
+    }
   }
-  std::erase_if(files, is_study_sized);
+  if (files.empty() && study_sized.empty())
+    throw std::runtime_error(fmt::format("{}: no */*.yaml launch files found", args.workloads.string()));
   launch::OutputSet outputs(args.out);
   const auto start = std::chrono::steady_clock::now();
   std::vector<DemoRow> rows;
