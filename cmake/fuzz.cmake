@@ -1,26 +1,19 @@
-# libFuzzer targets (testbenches/fuzz/, scripts/fuzz, docs/reliability-fuzz.md). A separate configuration:
-#   cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DSIMTLM_FUZZ=ON
-# It builds only the libraries without SystemC that the targets exercise, instrumented for coverage
-# (fuzzer-no-link) and checked by ASan and UBSan; the harnesses link libFuzzer's main.
-if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
-  message(FATAL_ERROR "SIMTLM_FUZZ needs clang++ (libFuzzer): -DCMAKE_CXX_COMPILER=clang++")
+# libFuzzer targets (testbenches/fuzz/, scripts/fuzz, docs/reliability-fuzz.md), built in the sanitizer tree with
+# the sanitized tests (make san-build: clang, ASan + UBSan, -O1 with line tables), so one tree serves both.
+# The libraries the harnesses exercise are instrumented for coverage (fuzzer-no-link); in the test programs that
+# link the same objects the coverage hooks are the sanitizer runtime's empty defaults.
+if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang" OR NOT SIMTLM_SANITIZE)
+  message(FATAL_ERROR "SIMTLM_FUZZ_TARGETS needs clang++ (libFuzzer) and SIMTLM_SANITIZE=ON: "
+    "-DCMAKE_CXX_COMPILER=clang++ -DSIMTLM_SANITIZE=ON (make san-configure)")
 endif()
 
-find_package(yaml-cpp REQUIRED)
-find_package(nlohmann_json REQUIRED)
-find_package(fmt REQUIRED)
-find_package(PNG REQUIRED)
-
-# -O1 with line tables: fast enough to fuzz, and sanitizer reports name file:line.
-set(SIMTLM_FUZZ_FLAGS -O1 -gline-tables-only -fno-omit-frame-pointer -fsanitize=address,undefined
-                      -fno-sanitize-recover=undefined)
-add_compile_options(${SIMTLM_FUZZ_FLAGS} -fsanitize=fuzzer-no-link)
-add_link_options(-fsanitize=address,undefined)
-
-include(cmake/model_libraries.cmake)
+foreach(library simtlm_stats simtlm_ptx simtlm_config simtlm_launch simtlm_workloads)
+  target_compile_options(${library} PRIVATE -fsanitize=fuzzer-no-link)
+endforeach()
 
 foreach(target fuzz_ptx fuzz_launch fuzz_config)
   add_executable(${target} testbenches/fuzz/${target}.cpp testbenches/fuzz/fuzz_common.cpp)
+  target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link)
   target_link_options(${target} PRIVATE -fsanitize=fuzzer)
   target_compile_definitions(${target} PRIVATE SIMTLM_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 endforeach()

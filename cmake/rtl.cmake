@@ -28,34 +28,55 @@ foreach(width IN LISTS SIMTLM_RTL_WIDTHS)
   verilate(simtlm_rtl_cc SOURCES ${CMAKE_SOURCE_DIR}/rtl/majority_unit.v TOP_MODULE majority_unit
     PREFIX Vmajority_unit_w${width}_tie_taken VERILATOR_ARGS -Wall -GW=${width} -GTIE_TAKEN=1)
 endforeach()
-# Variants that only the equivalence tests below use. The sanitizer build (make test-asan) runs none of them
-# and skips them: Verilating and compiling them is most of its RTL build time.
+# Variants that only the equivalence tests use live in a library of their own, so that `simtlm` (and `make demo`)
+# builds only the twins above. The sanitizer build (make test-asan) runs none of these tests and skips them.
 if(NOT SIMTLM_SANITIZE)
+  add_library(simtlm_rtl_cc_variants STATIC)
   # Every majority STRUCTURE at every width and tie rule, named explicitly whatever the default structure is
   # (testbenches/rtl/test_majority_structures_cc.cpp compares them).
   foreach(width IN LISTS SIMTLM_RTL_WIDTHS)
     foreach(structure IN ITEMS 0 1 2)
-      verilate(simtlm_rtl_cc SOURCES ${CMAKE_SOURCE_DIR}/rtl/majority_unit.v TOP_MODULE majority_unit
+      verilate(simtlm_rtl_cc_variants SOURCES ${CMAKE_SOURCE_DIR}/rtl/majority_unit.v TOP_MODULE majority_unit
         PREFIX Vmajority_unit_w${width}_s${structure} VERILATOR_ARGS -Wall -GW=${width} -GSTRUCTURE=${structure})
-      verilate(simtlm_rtl_cc SOURCES ${CMAKE_SOURCE_DIR}/rtl/majority_unit.v TOP_MODULE majority_unit
+      verilate(simtlm_rtl_cc_variants SOURCES ${CMAKE_SOURCE_DIR}/rtl/majority_unit.v TOP_MODULE majority_unit
         PREFIX Vmajority_unit_w${width}_s${structure}_tie_taken
         VERILATOR_ARGS -Wall -GW=${width} -GSTRUCTURE=${structure} -GTIE_TAKEN=1)
     endforeach()
   endforeach()
-  verilate(simtlm_rtl_cc SOURCES ${CMAKE_SOURCE_DIR}/rtl/popular_block_selector.v TOP_MODULE popular_block_selector
-    PREFIX Vpopular_block_selector_w8_a32 VERILATOR_ARGS -Wall -GW=8 -GAW=32)
+  verilate(simtlm_rtl_cc_variants SOURCES ${CMAKE_SOURCE_DIR}/rtl/popular_block_selector.v
+    TOP_MODULE popular_block_selector PREFIX Vpopular_block_selector_w8_a32 VERILATOR_ARGS -Wall -GW=8 -GAW=32)
   # The selector's default build (the twins) examines all lanes in one round; these spread them over more.
   foreach(config IN ITEMS "8;4" "8;8" "32;4" "64;8")
     list(GET config 0 width)
     list(GET config 1 rounds)
-    verilate(simtlm_rtl_cc SOURCES ${CMAKE_SOURCE_DIR}/rtl/popular_block_selector.v TOP_MODULE popular_block_selector
-      PREFIX Vpopular_block_selector_w${width}_r${rounds} VERILATOR_ARGS -Wall -GW=${width} -GROUNDS=${rounds})
+    verilate(simtlm_rtl_cc_variants SOURCES ${CMAKE_SOURCE_DIR}/rtl/popular_block_selector.v
+      TOP_MODULE popular_block_selector PREFIX Vpopular_block_selector_w${width}_r${rounds}
+      VERILATOR_ARGS -Wall -GW=${width} -GROUNDS=${rounds})
   endforeach()
+  # verilate() adds Verilator's runtime (verilated.cpp, ...) to every library it is given: these use the twins'.
+  get_target_property(SIMTLM_VARIANT_SOURCES simtlm_rtl_cc_variants SOURCES)
+  list(FILTER SIMTLM_VARIANT_SOURCES EXCLUDE REGEX "^${VERILATOR_ROOT}/include/")
+  set_property(TARGET simtlm_rtl_cc_variants PROPERTY SOURCES ${SIMTLM_VARIANT_SOURCES})
+  target_link_libraries(simtlm_rtl_cc_variants PUBLIC simtlm_rtl_cc)
 endif()
 # Generated code is not ours to keep warning-free. It is large straight-line code: -O1 compiles it several times
 # faster than -O3 and runs about as fast; sanitizing it would only slow the build (our code stays sanitized).
+# Each model's few generated files all include verilated.h: unity batches (SIMTLM_UNITY_BUILD) parse it once per
+# batch instead of once per file.
 set(SIMTLM_VERILATED_OPTIONS -w -Wno-error -O1 -fno-sanitize=all)
-target_compile_options(simtlm_rtl_cc PRIVATE ${SIMTLM_VERILATED_OPTIONS})
+# Verilator's runtime (verilated.cpp, ...) stays one object per file, as the linker takes it from only one of the
+# libraries that hold it.
+function(simtlm_verilated_library target)
+  target_compile_options(${target} PRIVATE ${SIMTLM_VERILATED_OPTIONS})
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ${SIMTLM_UNITY_BUILD} UNITY_BUILD_BATCH_SIZE 16)
+  get_target_property(sources ${target} SOURCES)
+  list(FILTER sources INCLUDE REGEX "^${VERILATOR_ROOT}/include/")
+  set_source_files_properties(${sources} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+endfunction()
+simtlm_verilated_library(simtlm_rtl_cc)
+if(TARGET simtlm_rtl_cc_variants)
+  simtlm_verilated_library(simtlm_rtl_cc_variants)
+endif()
 
 # Verilator's own headers are not -Wall -Wextra clean: include them as system headers in our code.
 set(SIMTLM_VERILATOR_INCLUDES ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
@@ -70,13 +91,14 @@ target_include_directories(simtlm_unit_select SYSTEM PRIVATE ${SIMTLM_VERILATOR_
 if(NOT SIMTLM_SANITIZE)
   file(GLOB SIMTLM_RTL_CC_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/testbenches/rtl/test_*_cc.cpp)
   add_executable(rtl_equivalence ${SIMTLM_RTL_CC_TESTS})
-  target_link_libraries(rtl_equivalence PRIVATE simtlm_hw_units simtlm_rtl_cc GTest::gtest GTest::gtest_main)
+  target_link_libraries(rtl_equivalence PRIVATE simtlm_hw_units simtlm_rtl_cc_variants GTest::gtest GTest::gtest_main)
   target_include_directories(rtl_equivalence SYSTEM PRIVATE ${SIMTLM_VERILATOR_INCLUDES})
   gtest_discover_tests(rtl_equivalence DISCOVERY_MODE PRE_TEST TEST_PREFIX rtl.)
   # The popular-block selector is also checked on the loads recorded from the workload suite.
   target_sources(rtl_equivalence PRIVATE ${CMAKE_SOURCE_DIR}/testbenches/rtl/cosim/workload_trace.cpp)
   target_link_libraries(rtl_equivalence PRIVATE simtlm_workloads)
   target_compile_definitions(rtl_equivalence PRIVATE SIMTLM_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+  simtlm_test_program(rtl_equivalence)
 endif()
 
 # Every unit at W=32 as a SystemC module (--sc), exercised through sc_signals.
@@ -85,7 +107,7 @@ foreach(unit IN LISTS SIMTLM_RTL_UNITS)
   verilate(simtlm_rtl_sc SYSTEMC SOURCES ${CMAKE_SOURCE_DIR}/rtl/${unit}.v TOP_MODULE ${unit}
     PREFIX V${unit}_w32_sc VERILATOR_ARGS -Wall -GW=32)
 endforeach()
-target_compile_options(simtlm_rtl_sc PRIVATE ${SIMTLM_VERILATED_OPTIONS})
+simtlm_verilated_library(simtlm_rtl_sc)
 target_compile_definitions(simtlm_rtl_sc INTERFACE VM_SC=1)
 target_link_libraries(simtlm_rtl_sc PUBLIC PkgConfig::SystemC)
 
@@ -93,6 +115,7 @@ file(GLOB SIMTLM_RTL_SC_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/testbenches/
 add_executable(rtl_sc_equivalence ${SIMTLM_RTL_SC_TESTS})
 target_link_libraries(rtl_sc_equivalence PRIVATE simtlm_hw_units simtlm_rtl_sc GTest::gtest)
 target_include_directories(rtl_sc_equivalence SYSTEM PRIVATE ${SIMTLM_VERILATOR_INCLUDES})
+simtlm_test_program(rtl_sc_equivalence)
 gtest_discover_tests(rtl_sc_equivalence DISCOVERY_MODE PRE_TEST TEST_PREFIX rtl_sc.
   PROPERTIES ENVIRONMENT "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1")
 
@@ -104,6 +127,7 @@ add_executable(rtl_cosim ${SIMTLM_COSIM_SOURCES})
 target_link_libraries(rtl_cosim PRIVATE simtlm_unit_select simtlm_rtl_sc simtlm_workloads GTest::gtest)
 target_include_directories(rtl_cosim SYSTEM PRIVATE ${SIMTLM_VERILATOR_INCLUDES})
 target_compile_definitions(rtl_cosim PRIVATE SIMTLM_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+simtlm_test_program(rtl_cosim)
 gtest_discover_tests(rtl_cosim DISCOVERY_MODE PRE_TEST TEST_PREFIX rtl_cosim.
   PROPERTIES ENVIRONMENT "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1")
 
@@ -127,6 +151,7 @@ target_link_libraries(unit_activity PRIVATE simtlm_unit_activity simtlm_workload
 target_compile_definitions(unit_activity PRIVATE SIMTLM_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 add_executable(unit_activity_tests ${SIMTLM_ACTIVITY_DIR}/test_activity.cpp)
 target_link_libraries(unit_activity_tests PRIVATE simtlm_unit_activity GTest::gtest GTest::gtest_main)
+simtlm_test_program(unit_activity_tests)
 gtest_discover_tests(unit_activity_tests TEST_PREFIX rtl_activity.)
 find_program(SIMTLM_PYTHON3 python3)
 if(SIMTLM_PYTHON3)

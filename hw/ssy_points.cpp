@@ -37,11 +37,12 @@ SsyMap::SsyMap(const ptx::Function& fn, const ptx::Cfg& cfg)
     }
   }
   for (auto& [join, region] : regions) {
+    const auto& in_region = region;  // clang 14 (the sanitizer build) cannot capture a structured binding
     for (uint32_t b = 0; b < blocks.size(); ++b) {
       if (!region[b]) continue;
       const auto& pred = blocks[b].pred;
       const bool entered = b == 0 || callee_entry_[blocks[b].first] ||
-                           std::any_of(pred.begin(), pred.end(), [&](uint32_t p) { return !region[p]; });
+                           std::any_of(pred.begin(), pred.end(), [&](uint32_t p) { return !in_region[p]; });
       if (!entered) continue;
       by_pc_[blocks[b].first].push_back(SsyPoint{blocks[b].first, join, region});
       ++count_;

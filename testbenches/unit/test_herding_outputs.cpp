@@ -57,7 +57,7 @@ nlohmann::json branch_entry(const nlohmann::json& stats, const std::string& kern
 // mandelbrot.yaml: 256x256 pixels in 16x16 CTAs of 16x16 threads; a warp is two rows of 16 pixels.
 constexpr int kSide = 256, kMaxIterations = 64;
 constexpr float kOrigin[2] = {-2.0f, -1.5f}, kStep = 0.01171875f;
-constexpr uint32_t kLoopTestPc = 46, kFirstTestPc = 27, kBoundsPc = 18;
+constexpr uint32_t kLoopTestPc = 46, kFirstTestPc = 27, kMandelbrotBoundsPc = 18;
 
 struct MandelbrotModel {
   std::vector<uint8_t> iterations = std::vector<uint8_t>(size_t(kSide) * kSide, 0);
@@ -152,7 +152,7 @@ TEST(HerdingOutputs, MandelbrotWithEveryBranchHerdedMatchesTheHerdedHostModel) {
   EXPECT_EQ(first["herd"], true);
   EXPECT_EQ(first["executions"], 2048u);
   EXPECT_EQ(first["divergent"], 0u);
-  const nlohmann::json bounds = branch_entry(r.stats, "mandelbrot", kBoundsPc);  // guards the store
+  const nlohmann::json bounds = branch_entry(r.stats, "mandelbrot", kMandelbrotBoundsPc);  // guards the store
   EXPECT_EQ(bounds["herd"], false);
   EXPECT_EQ(bounds["executions"], 2048u);
   EXPECT_EQ(r.stats["kernels"]["mandelbrot"]["skipped"].size(), 1u);

@@ -230,7 +230,8 @@ std::string check_unwritable(const fs::path& base) {
   write_file_checked(base / "frozen" / simtlm::launch::kOutputSetMarker, bytes(""));
   fs::permissions(base / "frozen", fs::perms::owner_read | fs::perms::owner_exec);
   for (const auto& [dir, expected] : cases) {
-    const std::string message = message_of([&] { OutputSet set(dir); });
+    const fs::path& where = dir;  // clang 14 cannot capture a structured binding
+    const std::string message = message_of([&] { OutputSet set(where); });
     if (message != expected) return "expected \"" + expected + "\", got \"" + message + "\"";
   }
   if (fs::exists(base / "frozen.simtlm-lock")) return "the refused run left its lock";
