@@ -50,7 +50,7 @@ san-configure: deps
 	  -DSIMTLM_SANITIZE=ON -DSIMTLM_FUZZ_TARGETS=ON
 
 san-build: san-configure
-	cmake --build $(SAN_BUILD) -j$(JOBS) --target unit_tests systemc_tests timing_tests sweep_file_tests fuzz_targets
+	cmake --build $(SAN_BUILD) -j$(JOBS) --target unit_tests systemc_tests timing_tests mechanism_tests sweep_file_tests fuzz_targets
 
 # The sanitizer tree runs the GoogleTest programs labelled `sanitized` (unit, SystemC and timing tests), all of
 # them; the RTL equivalence and synthesis checks and the command-line checks run once, in the Release build.

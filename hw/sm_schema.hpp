@@ -1,6 +1,7 @@
 #pragma once
 // The rows of one SM's parameters in reference order (gpu.*_per_sm, core.*, its stack's, compaction.*, lsu.*
 // with its load/store unit's limits) and its checks; plain C++, read by sm_params() (hw/sc/sm_params.hpp).
+#include "hw/divergence/mechanism.hpp"
 #include "hw/lsu_limits.hpp"
 #include "hw/stack_schema.hpp"
 #include "models/config/config_section.hpp"
@@ -122,17 +123,26 @@ inline config::ParamRows sm_rows() {
   };
   for (const config::ParamSpec& row : stack_rows()) rows.push_back(row);
   const config::ParamRows compaction_and_lsu = {
+      {"divergence.unit", K::choice, "warp_stacks", 0, 0, divergence_unit_names(),
+       "the SM's divergence unit: warp_stacks: a reconvergence stack per warp (stack.*); tbc: thread block "
+       "compaction (CTA-wide stack, priority-encoder compactor, each thread in its home lane); ideal: any "
+       "thread in any lane; capri: tbc where a warp at a branch predicted not to gain from compaction goes "
+       "on "
+       "without its CTA, on its own stack if its threads split; warp_slices: task mode on the warp-slices of "
+       "Robust SIMD (wpu.*); or a unit registered by name (hw/divergence/unit_registry.hpp)"},
       {"compaction.mechanism",
        K::choice,
        "none",
        0,
        0,
        {"none", "tbc", "ideal", "capri"},
-       "none: per-warp stacks; tbc: thread block compaction (CTA-wide stack, priority-encoder compactor, "
-       "each "
-       "thread in its home lane); ideal: any thread in any lane; capri: tbc where a warp at a branch "
-       "predicted not to gain from compaction goes on without its CTA, on its own stack if its threads "
-       "split"},
+       "deprecated: divergence.unit (none: warp_stacks)",
+       false,
+       "divergence.unit",
+       [](const std::string& value, const std::string& now) -> std::string {
+         if (value != "none") return value;
+         return now == "warp_slices" ? "" : "warp_stacks";
+       }},
       {"compaction.permutation",
        K::choice,
        "identity",

@@ -1,6 +1,6 @@
 #pragma once
 // The warp processing unit of the Robust SIMD paper (robust-simd.txt, Sections IV-VI; docs/robust-simd.md):
-// task mode, the organization (width x depth), the policy that adapts it and the ASU's parameters, as the SM
+// the organization (width x depth), the policy that adapts it and the ASU's parameters, as the SM
 // and its WarpSlices unit read them (rows and checks: hw/wpu_schema.hpp).
 #include <cstdint>
 #include <string_view>
@@ -12,9 +12,8 @@ enum class WpuStrategy : uint8_t { dwrep, width_only, depth_only };
 enum class WpuStride : uint8_t { anneal, inc };
 
 struct WpuParams {
-  bool task_mode = false;  // every CUDA thread of the grid is one task of a parallel-for
-  uint32_t width = 32;     // lanes per warp (the widest warp-slice)
-  uint32_t depth = 1;      // warps
+  uint32_t width = 32;  // lanes per warp (the widest warp-slice)
+  uint32_t depth = 1;   // warps
   WpuPolicy policy = WpuPolicy::fixed;
   WpuStrategy strategy = WpuStrategy::dwrep;
   WpuStride stride = WpuStride::anneal;

@@ -18,8 +18,14 @@ inline config::ParamRows wpu_rows() {
        0,
        0,
        {},
-       "run kernels as a parallel-for: every thread of the grid is a task, split evenly over the SMs (WPUs), "
-       "taken by width x depth hardware thread contexts (docs/robust-simd.md)"},
+       "deprecated: divergence.unit (true: warp_slices, task mode: every thread of the grid is a task, split "
+       "evenly over the SMs (WPUs), taken by width x depth hardware thread contexts; docs/robust-simd.md)",
+       false,
+       "divergence.unit",
+       [](const std::string& value, const std::string& now) -> std::string {
+         if (value == "true") return "warp_slices";
+         return now == "warp_slices" ? "warp_stacks" : "";
+       }},
       {"wpu.width",
        K::unsigned_int,
        "32",
@@ -82,7 +88,6 @@ inline config::ParamRows wpu_rows() {
 inline WpuParams wpu_params(const config::MachineConfig& config) {
   const config::ConfigSection w(config, "wpu");
   WpuParams p;
-  p.task_mode = w.flag("task_mode");
   p.width = w.u32("width");
   p.depth = w.u32("depth");
   const std::string& policy = w.str("policy");
@@ -107,14 +112,12 @@ inline WpuParams wpu_params(const config::MachineConfig& config) {
 
 inline void check_wpu(const config::MachineConfig& config) {
   const config::ConfigSection w(config, "wpu");
-  if (!w.flag("task_mode")) return;
+  if (config.str("divergence.unit") != "warp_slices") return;
   const uint32_t contexts = w.u32("width") * w.u32("depth");
   w.require(contexts <= 64, "wpu.width x wpu.depth is at most 64 thread contexts per WPU (got " +
                                 std::to_string(contexts) + ")");
   w.require(w.u32("fallback_width") * w.u32("fallback_depth") <= 64,
             "wpu.fallback_width x wpu.fallback_depth is at most 64 thread contexts");
-  w.require(config::ConfigSection(config, "compaction").str("mechanism") == "none",
-            "task mode runs on warp-slices: compaction.mechanism must be none");
 }
 
 }  // namespace simtlm::hw

@@ -77,6 +77,7 @@ int config_command(const fs::path& path, bool markdown) {
   }
   if (path.empty()) throw std::runtime_error("config: give --check FILE or --markdown");
   const auto machine = config::MachineConfig::load(path);
+  for (const std::string& warning : machine.warnings()) fmt::print(stderr, "simtlm: warning: {}\n", warning);
   for (const auto& spec : config::schema()) fmt::print("{} = {}\n", spec.path, machine.str(spec.path));
   return 0;
 }

@@ -25,7 +25,7 @@ std::vector<std::string> timed_speedups(const launch::Launch& l, const fs::path&
   std::vector<double> cycles;
   for (const hw::StudyMechanism& m : kTimed) {
     config::MachineConfig machine = config::MachineConfig::load(config);
-    machine.set("compaction.mechanism", std::string(hw::compaction_name(m.compaction)), "demo");
+    machine.set("divergence.unit", std::string(hw::traits(hw::unit_of(m.compaction)).name), "demo");
     machine.set("compaction.permutation", std::string(hw::permutation_name(m.permutation)), "demo");
     const nlohmann::json t = hw::run_timing_in_child(l, session_options(0, true), machine);
     cycles.push_back(t.contains("error") ? 0.0 : t["stats"]["cycles"].get<double>());

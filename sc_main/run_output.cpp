@@ -17,6 +17,7 @@ config::MachineConfig run_machine_config(const RunArgs& args) {
     if (eq == std::string::npos || eq == 0) throw std::runtime_error("--set " + o + ": expected PATH=VALUE");
     machine.set(o.substr(0, eq), o.substr(eq + 1), "--set");
   }
+  for (const std::string& warning : machine.warnings()) fmt::print(stderr, "simtlm: warning: {}\n", warning);
   return machine;
 }
 

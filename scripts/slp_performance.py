@@ -112,7 +112,7 @@ def paper_table(timing, kernels, divergent):
 
 def performance_section(timing, kernels, divergent):
     lines = ["## Performance on the timing model (`configs/fermi-slp.yaml`)", "",
-             "Each mechanism runs on the SystemC model of Table 2's machine (`compaction.mechanism`,",
+             "Each mechanism runs on the SystemC model of Table 2's machine (`divergence.unit`,",
              "`compaction.permutation`; `docs/timing-model.md`): under TBC warps wait for their CTA at every branch",
              "and reconvergence point, CAPRI lets a warp go on where its predictor says compaction will not pay, the",
              "compactor emits one warp per cycle and compacted warps issue through the same pipelines and memory",

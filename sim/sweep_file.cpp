@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <set>
 
 #include "common/location.hpp"
@@ -109,13 +110,17 @@ std::vector<fs::path> expand_glob(const Reader& r, const YAML::Node& at, const s
   return out;
 }
 
-// The mechanism shorthand: "none", "tbc", "capri+balanced", ... as compaction.* parameters.
+// The mechanism shorthand: a divergence unit or a compaction label ("warp_stacks" or "none", "tbc",
+// "capri+balanced", ...) as divergence.unit and compaction.permutation.
 std::vector<std::string> mechanism_sets(const Reader& r, const YAML::Node& at, const std::string& key,
                                         const std::string& text) {
   const size_t plus = text.find('+');
   const std::string mech = text.substr(0, plus);
-  if (!hw::parse_compaction(mech)) r.fail(at, key, "unknown compaction mechanism '" + mech + "'");
-  std::vector<std::string> sets{"compaction.mechanism=" + mech};
+  std::optional<hw::UnitKind> unit = hw::parse_unit(mech);
+  if (const auto compaction = hw::parse_compaction(mech); !unit && compaction)
+    unit = hw::unit_of(*compaction);
+  if (!unit) r.fail(at, key, "unknown divergence mechanism '" + mech + "'");
+  std::vector<std::string> sets{"divergence.unit=" + std::string(hw::traits(*unit).name)};
   if (plus != std::string::npos) {
     const std::string perm = text.substr(plus + 1);
     if (!hw::parse_permutation(perm)) r.fail(at, key, "unknown lane permutation '" + perm + "'");

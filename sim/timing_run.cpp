@@ -33,8 +33,7 @@ TimingResult run_timing(const launch::Session& session, launch::DeviceImage& ima
   const TimingKernel kernel(image.context, params.sm.registers_per_thread, session.instruction_budget());
   uint64_t unit_cycle = 0;  // dates an RtlMismatch report
   UnitOptions unit_options;
-  const bool rtl_compactor = options.units.rtl_compactor && (params.sm.compaction == Compaction::tbc ||
-                                                             params.sm.compaction == Compaction::capri);
+  const bool rtl_compactor = options.units.rtl_compactor && params.sm.divergence.traits().permutes_lanes;
   if (rtl_compactor && kernel.warps_per_cta > unit_options.compactor_max_warps) {
     throw std::invalid_argument(
         "the RTL compactor holds " + std::to_string(unit_options.compactor_max_warps) +
@@ -43,11 +42,11 @@ TimingResult run_timing(const launch::Session& session, launch::DeviceImage& ima
   UnitSet units = make_unit_set(options.units, params.sm.simd_width, unit_options, &unit_cycle);
   SmUnits sm_units;
   sm_units.majority = units.majority.get();
-  if (options.units.rtl_permutation &&
-      (params.sm.compaction == Compaction::tbc || params.sm.compaction == Compaction::capri)) {
-    const LanePermutationMap map(params.sm.permutation, ptx::kWarpSize, params.sm.permutation_seed);
+  if (options.units.rtl_permutation && params.sm.divergence.traits().permutes_lanes) {
+    const LanePermutationMap map(params.sm.divergence.permutation, ptx::kWarpSize,
+                                 params.sm.divergence.permutation_seed);
     if (!map.is_xor()) {
-      throw std::invalid_argument(std::string(permutation_name(params.sm.permutation)) +
+      throw std::invalid_argument(std::string(permutation_name(params.sm.divergence.permutation)) +
                                   " is not an XOR permutation; the permutation unit cannot hold it");
     }
     for (uint32_t w = 0; w < unit_options.permutation_warp_ids; ++w)

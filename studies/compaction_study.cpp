@@ -309,9 +309,9 @@ nlohmann::json CompactionStudy::json() const {
 }
 
 std::string StudyMechanism::label() const {
-  if (compaction == Compaction::none) return "no_tbc";
-  if (compaction == Compaction::ideal) return std::string(compaction_name(compaction));
-  return std::string(compaction_name(compaction)) + "+" + std::string(permutation_name(permutation));
+  const MechanismTraits& t = traits(unit_of(compaction));
+  if (!t.permutes_lanes) return std::string(t.study_label);
+  return std::string(t.study_label) + "+" + std::string(permutation_name(permutation));
 }
 
 std::vector<StudyMechanism> study_mechanisms(const std::vector<NamedPermutation>& permutations) {

@@ -98,8 +98,8 @@ void make_study_units(const launch::Session& session, const CompareRequest& requ
 // The machine of one timed mechanism: the configuration with its compaction keys set.
 config::MachineConfig timed_machine(const CompareRequest& request, const hw::StudyMechanism& m) {
   config::MachineConfig machine = config::MachineConfig::load(request.config);
-  machine.set("compaction.mechanism", std::string(hw::compaction_name(m.compaction)), "compare");
-  if (m.compaction == hw::Compaction::tbc || m.compaction == hw::Compaction::capri)
+  machine.set("divergence.unit", std::string(hw::traits(hw::unit_of(m.compaction)).name), "compare");
+  if (hw::traits(hw::unit_of(m.compaction)).permutes_lanes)
     machine.set("compaction.permutation", std::string(hw::permutation_name(m.permutation)), "compare");
   machine.set("compaction.seed", std::to_string(request.seed), "compare");
   return machine;
@@ -120,7 +120,7 @@ std::vector<TimedMechanism> time_mechanisms(const launch::Session& session, cons
   for (const hw::StudyMechanism& m : timed) {
     const config::MachineConfig machine = timed_machine(request, m);
     hw::TimingOptions options = timing_options;
-    const bool permuted = m.compaction == hw::Compaction::tbc || m.compaction == hw::Compaction::capri;
+    const bool permuted = hw::traits(hw::unit_of(m.compaction)).permutes_lanes;
     if (!permuted || !hw::is_xor_permutation(m.permutation)) {
       options.units.rtl_permutation = false;  // no table to hold: the C++ mapping
     }

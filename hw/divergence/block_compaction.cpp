@@ -59,7 +59,7 @@ std::string BlockCompaction::refusal() const {
     return "kernel " + k_.fn.name + " calls .func " + k_.fn.call_sites[in.call_site].callee_name + " at " +
            k_.where_pc(pc) +
            ": calls are not supported under thread block compaction (the CTA-wide stack has no call frames); "
-           "run it with per-warp stacks (compaction.mechanism: none)";
+           "run it with per-warp stacks (divergence.unit: warp_stacks)";
   }
   return "";
 }

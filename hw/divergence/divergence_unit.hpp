@@ -19,9 +19,10 @@
 #include <string>
 #include <vector>
 
+#include "common/stats.hpp"
+#include "hw/divergence/divergence_params.hpp"
 #include "hw/divergence/divergence_stats.hpp"
 #include "hw/divergence/mechanism.hpp"
-#include "hw/divergence/wpu_stats.hpp"
 #include "hw/spill_engine.hpp"
 #include "hw/stack_params.hpp"
 #include "hw/stall.hpp"
@@ -29,7 +30,7 @@
 #include "hw/units/lane_permutation.hpp"
 #include "hw/units/permutations.hpp"
 #include "hw/units/priority_encoder_compactor.hpp"
-#include "hw/wpu_params.hpp"
+#include "hw/work/work_source.hpp"
 
 namespace simtlm::hw {
 
@@ -80,32 +81,14 @@ class SlotHost {
   virtual void check_deadlock(uint32_t cta) = 0;
   // A unit (an RTL twin under --rtl-check) disagreed; the run stops with the message.
   virtual void unit_failed(const std::string& message) = 0;
-  // Task mode: `lanes` of the CTA warp (a hardware context) start grid threads first_task, first_task + 1,
-  // ... in lane order (neighbouring tasks on adjacent lanes), with fresh registers. Only a host of task mode
-  // implements it.
-  virtual void start_tasks(uint32_t cta, uint32_t warp, ptx::LaneMask lanes, uint64_t first_task);
+  // A task partition's unit of work (hw/work/work_source.hpp): its tasks not given to a lane yet, and the
+  // lowest lanes of `lanes` of the CTA warp (a hardware context) start its next tasks in lane order
+  // (neighbouring tasks on adjacent lanes) with fresh registers; returns those lanes (none for a grid CTA).
+  virtual uint64_t tasks_left(uint32_t cta) const = 0;
+  virtual ptx::LaneMask give_tasks(uint32_t cta, uint32_t warp, ptx::LaneMask lanes) = 0;
   // core.switch_on_memory: whether the slot still waits for accesses it issued (the unit hears of their end
   // through DivergenceUnit::accesses_done).
   virtual bool waits_on_accesses(uint32_t /*slot*/) const { return false; }
-};
-
-inline void SlotHost::start_tasks(uint32_t, uint32_t, ptx::LaneMask, uint64_t) {
-  throw std::logic_error("SlotHost: this host runs no tasks (wpu.task_mode)");
-}
-
-struct DivergenceParams {
-  Compaction mechanism = Compaction::none;
-  StackParams stack;
-  bool stack_timing_measured =
-      false;  // a stack preset: its costs include the spill traffic, warps do not wait
-  NamedPermutation permutation = NamedPermutation::kIdentity;  // home lanes under compaction
-  uint64_t permutation_seed = 1;
-  uint32_t formation_cycles = 1;      // the compactor emits one warp per cycle (SLP paper, Figure 2)
-  uint32_t capri_table_entries = 32;  // CAPRI's compaction-adequacy prediction table
-  uint32_t sm_id = 0;
-  uint32_t contexts = 32;  // CTA warps resident at once (gpu.max_warps_per_sm)
-  uint32_t ctas = 8;       // CTAs resident at once (gpu.max_ctas_per_sm)
-  WpuParams wpu;           // task mode: the organization and its policy (WarpSlices)
 };
 
 // Units a compacting mechanism consults, owned by the caller (C++ models or Verilated twins).
@@ -163,8 +146,9 @@ class DivergenceUnit {
   virtual void hits_returned(uint32_t /*slot*/, ptx::LaneMask /*hit_lanes*/, uint64_t /*now*/) {}
   // core.switch_on_memory: the last outstanding access of the slot was answered.
   virtual void accesses_done(uint32_t /*slot*/, uint64_t /*now*/) {}
-  // Task mode's statistics (WarpSlices); nullptr for the other units.
-  virtual const WpuStats* wpu_stats() const { return nullptr; }
+  // The unit's own statistics, added to the run's (groups declared in divergence_stats_decls()); the SM's
+  // counters of every unit (DivergenceStats) are stats() above.
+  virtual void add_statistics(stats::Group& /*run*/) const {}
 
  protected:
   const DivergenceParams p_;
@@ -178,5 +162,10 @@ class DivergenceUnit {
 std::unique_ptr<DivergenceUnit> make_divergence_unit(const DivergenceParams& params,
                                                      const TimingKernel& kernel, SlotHost& host,
                                                      const CompactionUnits& units);
+// Where the unit's work comes from: the grid's CTAs, or a task partition per SM (WPU) of `sms`.
+std::unique_ptr<WorkSource> make_work_source(const DivergenceParams& params, const TimingKernel& kernel,
+                                             uint32_t sms);
+// The statistics groups the units add (add_statistics), each declared once, for the run's schema.
+const std::vector<const stats::GroupDecl*>& divergence_stats_decls();
 
 }  // namespace simtlm::hw

@@ -44,15 +44,12 @@ uint32_t WarpSlices::depth(uint32_t slot) const {
 
 // ---- the parallel-for ----------------------------------------------------------------------------------
 
-void WarpSlices::launch_cta(uint32_t cta, uint64_t linear_id, const std::vector<uint32_t>&,
+void WarpSlices::launch_cta(uint32_t cta, uint64_t, const std::vector<uint32_t>&,
                             const std::vector<ptx::LaneMask>&, uint64_t now) {
   const WpuParams& w = p_.wpu;
   cta_ = cta;
   live_ = true;
-  const uint64_t tasks = k_.launch.grid.count() * k_.launch.block.count();
-  const uint64_t wpus = std::max<uint32_t>(w.sms, 1);
-  next_task_ = tasks * linear_id / wpus;
-  end_task_ = tasks * (linear_id + 1) / wpus;
+  tasks_left_ = host_.tasks_left(cta);
   launch_cycle_ = interval_start_ = now;
   interval_tasks_ = 0;
   draining_ = false;
@@ -65,7 +62,7 @@ void WarpSlices::launch_cta(uint32_t cta, uint64_t linear_id, const std::vector<
   dws_ = w.policy == WpuPolicy::dws;
   if (w.adapts()) {
     const uint64_t needed = uint64_t(w.min_intervals) * w.tasks_per_interval * w.contexts();
-    if (end_task_ - next_task_ < needed) {
+    if (tasks_left_ < needed) {
       // Too few tasks to adapt: RobustDWS leaves it to DWS, Robust SIMD takes the fallback organization.
       wpu_.fallback = true;
       if (w.policy == WpuPolicy::robust_dws) {
@@ -115,11 +112,10 @@ void WarpSlices::configure(Organization org, uint64_t ready_cycle) {
 bool WarpSlices::fetch(uint32_t e, uint64_t ready_cycle) {
   const SliceEntry& entry = wst_.entry(e);
   const auto lanes_here = static_cast<uint32_t>(std::popcount(entry.mask));
-  const uint64_t n = std::min<uint64_t>(lanes_here, end_task_ - next_task_);
+  const uint64_t n = std::min<uint64_t>(lanes_here, tasks_left_);
   if (n == 0 || draining_) return false;
-  const ptx::LaneMask lanes = lowest_lanes(entry.mask, static_cast<uint32_t>(n));
-  host_.start_tasks(cta_, e, lanes, next_task_);
-  next_task_ += n;
+  const ptx::LaneMask lanes = host_.give_tasks(cta_, e, lowest_lanes(entry.mask, static_cast<uint32_t>(n)));
+  tasks_left_ -= n;
   wst_.start(e, lanes, 0);
   IssueSlot& s = slots_[e];
   s.live = true;
@@ -214,7 +210,7 @@ void WarpSlices::slice_finished(uint32_t e, uint64_t now) {
   if (phase_ != Phase::executing && interval_tasks_ >= interval_threshold()) draining_ = true;
   if (!draining_ && fetch(e, now + 1)) return;
   if (running_ > 0) return;
-  if (next_task_ < end_task_ && phase_ != Phase::executing) {
+  if (tasks_left_ > 0 && phase_ != Phase::executing) {
     end_interval(now);
   } else {
     finish(now);

@@ -45,7 +45,7 @@ class WarpSlices final : public DivergenceUnit {
   void hits_returned(uint32_t slot, ptx::LaneMask hit_lanes, uint64_t now) override;
   void accesses_done(uint32_t slot, uint64_t now) override;
 
-  const WpuStats* wpu_stats() const override { return &wpu_; }
+  void add_statistics(stats::Group& run) const override { add_wpu_totals(run.group("wpu"), wpu_); }
   const WarpSliceTable& table() const { return wst_; }
   Organization organization() const { return org_; }
 
@@ -94,7 +94,7 @@ class WarpSlices final : public DivergenceUnit {
   bool dws_ = false;  // subdivision on now
   bool live_ = false;
   uint32_t cta_ = 0;
-  uint64_t next_task_ = 0, end_task_ = 0;
+  uint64_t tasks_left_ = 0;  // of the WPU's task partition, not given to a slice yet
   uint64_t launch_cycle_ = 0, interval_start_ = 0, interval_tasks_ = 0;
   uint32_t running_ = 0;  // slices with a task
   bool draining_ = false;

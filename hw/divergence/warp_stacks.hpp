@@ -10,7 +10,7 @@
 
 namespace simtlm::hw {
 
-class WarpStacks final : public DivergenceUnit {
+class WarpStacks : public DivergenceUnit {
  public:
   WarpStacks(const DivergenceParams& params, const TimingKernel& kernel, SlotHost& host);
 

@@ -47,7 +47,9 @@ const std::shared_ptr<const GroupDecl>& wpu_row_decl() {
 
 const GroupDecl& wpu_stats_decl() {
   static const GroupDecl decl = [] {
-    GroupDecl d("wpu", "task mode (wpu.task_mode): warp-slices, Robust SIMD and DWS (docs/robust-simd.md)");
+    GroupDecl d(
+        "wpu",
+        "task mode (divergence.unit: warp_slices): warp-slices, Robust SIMD and DWS (docs/robust-simd.md)");
     d.label("policy", Type::text, "`static`, `robust`, `dws` or `robust_dws`; empty outside task mode")
         .counter("tasks", "tasks", "tasks completed, all WPUs")
         .counter("cycles", "cycles", "WPU-cycles from each WPU's start to its last task, summed")

@@ -26,7 +26,7 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuParams& params, const TimingKern
       sms_[i]->l1_holds = [l1](uint64_t address) { return l1->contains(address); };
     }
   }
-  total_ctas_ = kernel_ctas();
+  make_work();
   SC_METHOD(start);
   sensitive << start_;
   dont_initialize();
@@ -101,8 +101,14 @@ void Gpu::kernel_ended() {
   if (on_kernel_end()) begin_next_kernel();
 }
 
+void Gpu::make_work() {
+  work_ = make_work_source(p_.sm.divergence, k_, p_.sms);
+  for (auto& sm : sms_) sm->set_work(*work_);
+  total_ctas_ = work_->units();
+}
+
 void Gpu::begin_next_kernel() {
-  total_ctas_ = kernel_ctas();
+  make_work();
   next_cta_ = done_ctas_ = 0;
   grid_thread_instructions_ = 0;
   kernel_start_cycle_ = now_cycle();

@@ -59,8 +59,8 @@ class Gpu : public sc_core::sc_module {
   void kernel_ended();
   void begin_next_kernel();
   void dispatch(uint32_t sm);
-  // CTAs of the kernel; in task mode one pseudo-CTA per WPU, holding its share of the grid's tasks.
-  uint64_t kernel_ctas() const { return p_.sm.wpu.task_mode ? p_.sms : k_.launch.grid.count(); }
+  // The kernel's units of work for the divergence unit chosen (hw/work/work_source.hpp), given to every SM.
+  void make_work();
   void cta_done(uint32_t sm);
   void watchdog();
   void arm_watchdog(uint64_t now);
@@ -76,6 +76,7 @@ class Gpu : public sc_core::sc_module {
   mem::MemorySystem memory_;
   std::vector<std::unique_ptr<Sm>> sms_;
   mem::DrainSequence drain_;
+  std::unique_ptr<WorkSource> work_;  // the kernel's
   // Mutable state.
   uint64_t total_ctas_ = 0, next_cta_ = 0, done_ctas_ = 0, end_cycle_ = 0, write_back_end_cycle_ = 0;
   uint64_t grid_thread_instructions_ = 0, kernel_start_cycle_ = 0;

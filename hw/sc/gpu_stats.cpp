@@ -109,10 +109,11 @@ const GroupDecl& timing_stats_decl() {
         .group(stack_decl())
         .group(memory_decl())
         .group(compaction_decl())
-        .group(write_back_decl())
-        .group(wpu_stats_decl())
-        .totals("lsu", stats::lasting(lsu_stats_decl()), "per_sm",
-                "the SMs' load/store units: merged over SMs; `lsu.per_sm` lists each")
+        .group(write_back_decl());
+    // Groups a divergence unit adds of its own (add_statistics).
+    for (const GroupDecl* unit : divergence_stats_decls()) d.group(*unit);
+    d.totals("lsu", stats::lasting(lsu_stats_decl()), "per_sm",
+             "the SMs' load/store units: merged over SMs; `lsu.per_sm` lists each")
         .totals("l1", stats::lasting(mem::cache_stats_decl()), "per_sm",
                 "the SMs' L1 caches merged (`docs/memory-system.md`); `l1.per_sm` lists each")
         .group(mem::crossbar_stats_decl())
@@ -164,10 +165,10 @@ Group sm_part(const SmStats& s, const StackTiming& cost) {
 Group Gpu::statistics() const {
   Group doc(timing_stats_decl());
   for (const auto& sm : sms_) {
-    doc.merge(sm_part(sm->stats(), p_.sm.stack.timing));
+    doc.merge(sm_part(sm->stats(), p_.sm.divergence.stack.timing));
     doc.list("sms").push_back(sm_row_statistics(sm->stats()));
     doc.list("lsu").push_back(sm->lsu().statistics());
-    if (const WpuStats* wpu = sm->divergence().wpu_stats()) add_wpu_totals(doc.group("wpu"), *wpu);
+    sm->divergence().add_statistics(doc);
   }
   for (const auto& [pc, counts] : std::map<std::string, Group>(doc.table("per_branch"))) {
     const nlohmann::json where =
@@ -179,8 +180,8 @@ Group Gpu::statistics() const {
   doc.set("mode", "timing");
   doc.set("cycles", end_cycle_);
   Group& compaction = doc.group("compaction");
-  compaction.set("mechanism", std::string(compaction_name(p_.sm.compaction)));
-  compaction.set("permutation", std::string(permutation_name(p_.sm.permutation)));
+  compaction.set("mechanism", std::string(compaction_name(p_.sm.divergence.mechanism)));
+  compaction.set("permutation", std::string(permutation_name(p_.sm.divergence.permutation)));
   for (const auto& c : memory_.l1s()) doc.list("l1").push_back(c->statistics());
   for (const auto& c : memory_.l2s()) doc.list("l2").push_back(c->statistics());
   for (const auto& d : memory_.dram_channels()) doc.list("dram").push_back(d->statistics());

@@ -19,18 +19,10 @@ std::string hex32(uint32_t v) {
 }
 
 DivergenceParams divergence_params(uint32_t id, const SmParams& p) {
-  DivergenceParams d;
-  d.mechanism = p.compaction;
-  d.stack = p.stack;
-  d.stack_timing_measured = p.stack_timing_measured;
-  d.permutation = p.permutation;
-  d.permutation_seed = p.permutation_seed;
-  d.formation_cycles = p.formation_cycles;
-  d.capri_table_entries = p.capri_table_entries;
+  DivergenceParams d = p.divergence;
   d.sm_id = id;
   d.contexts = p.max_warps;
   d.ctas = p.max_ctas;
-  d.wpu = p.wpu;
   return d;
 }
 
@@ -91,11 +83,9 @@ void Sm::next_kernel() {
 // ---- resources and CTA launch -------------------------------------------------------------------------
 
 bool Sm::can_accept() const {
-  if (p_.wpu.task_mode) return !failed_ && resident_ctas_ == 0;  // one pseudo-CTA holds every context
-  return !failed_ && resident_ctas_ < p_.max_ctas && resident_warps_ + k_.warps_per_cta <= p_.max_warps &&
-         resident_threads_ + k_.threads_per_cta <= p_.max_threads &&
-         used_registers_ + k_.registers_per_thread * k_.warps_per_cta * ptx::kWarpSize <= p_.registers &&
-         used_shared_ + k_.shared_per_cta <= p_.shared_bytes;
+  return !failed_ && work_->fits(SmOccupancy{p_.max_ctas, p_.max_warps, p_.max_threads, p_.registers,
+                                             p_.shared_bytes, resident_ctas_, resident_warps_,
+                                             resident_threads_, used_registers_, used_shared_});
 }
 
 void Sm::launch_cta(uint64_t linear_id) {
@@ -112,21 +102,16 @@ void Sm::launch_cta(uint64_t linear_id) {
   cta.barriers.reset(k_.warps_per_cta, k_.threads_per_cta);
   cta.barriers_before = cta.barriers.completions();
   cta.contexts.clear();
+  const WorkFootprint footprint = work_->footprint();
+  cta.warps = footprint.contexts;
+  cta.threads = footprint.threads;
+  cta.registers = footprint.registers;
+  cta.shared = footprint.shared;
   std::vector<ptx::LaneMask> valid;
-  if (p_.wpu.task_mode) {
-    launch_task_cta(cta, valid);
-  } else {
-    cta.warps = k_.warps_per_cta;
-    cta.threads = k_.threads_per_cta;
-    cta.registers = k_.registers_per_thread * k_.warps_per_cta * ptx::kWarpSize;
-    cta.shared = k_.shared_per_cta;
-    uint32_t next = 0;
-    for (uint32_t i = 0; i < k_.warps_per_cta; ++i) {
-      while (context_used_[next]) ++next;
-      Context& context = claim_context(cta, next);
-      k_.executor.init_warp(context.ctx, cta.ctx, i);
-      valid.push_back(context.ctx.valid);
-    }
+  uint32_t next = 0;
+  for (uint32_t i = 0; i < cta.warps; ++i) {
+    while (context_used_[next]) ++next;
+    valid.push_back(work_->start_context(claim_context(cta, next).ctx, cta.ctx, i));
   }
   cta.warps_left = cta.warps;
   ++resident_ctas_;
@@ -149,6 +134,16 @@ Sm::Context& Sm::claim_context(Cta& cta, uint32_t index) {
   context.reg_ready.assign(k_.fn.regs.size(), 0);
   cta.contexts.push_back(index);
   return context;
+}
+
+ptx::LaneMask Sm::give_tasks(uint32_t c, uint32_t warp, ptx::LaneMask lanes) {
+  const Cta& cta = ctas_[c];
+  Context& context = contexts_[cta.contexts[warp]];
+  const ptx::LaneMask given = work_->give_tasks(cta.ctx.linear_id, context.ctx, lanes);
+  // A new task's registers hold nothing in flight; responses for the previous task's are ignored.
+  ++context.generation;
+  std::fill(context.reg_ready.begin(), context.reg_ready.end(), 0);
+  return given;
 }
 
 void Sm::warp_done(uint32_t c, uint32_t warp) {

@@ -29,6 +29,7 @@
 #include "hw/timing_kernel.hpp"
 #include "hw/units/majority_unit.hpp"
 #include "hw/warp_scheduler.hpp"
+#include "hw/work/work_source.hpp"
 #include "models/ptx/cta_barriers.hpp"
 
 namespace simtlm::hw {
@@ -49,9 +50,12 @@ class Sm : public sc_core::sc_module, private SlotHost {
 
   tlm_utils::simple_initiator_socket<LoadStoreUnit>& out() { return lsu_.out; }
 
-  // Whether a CTA of the kernel fits in the resources left.
+  // Where the kernel's units of work come from (the Gpu's, one per kernel); set before the first launch.
+  void set_work(WorkSource& work) { work_ = &work; }
+  // Whether one more unit of work fits in the resources left.
   bool can_accept() const;
-  // Places CTA `linear_id` of the grid; the SM starts issuing its warps on the next cycle.
+  // Places unit `linear_id` of the work source (a CTA of the grid, or a WPU's task partition); the SM starts
+  // issuing its warps on the next cycle.
   void launch_cta(uint64_t linear_id);
   // Launch sequences: the TimingKernel was replaced by the next launch's; per-kernel state and statistics
   // start afresh.
@@ -186,7 +190,6 @@ class Sm : public sc_core::sc_module, private SlotHost {
   bool waits_at_barrier(const Cta& cta, const IssueSlot& w) const;  // some CTA warp of its parts waits
   void release_barrier_waiters(uint32_t cta);
   void finish_cta(Cta& cta, uint64_t now);
-  void launch_task_cta(Cta& cta, std::vector<ptx::LaneMask>& valid);  // task mode (sm_tasks.cpp)
   // Context `index` becomes the CTA's next warp: used, a new generation, no register pending.
   Context& claim_context(Cta& cta, uint32_t index);
   // The memory unit's busy cycles and each request's extra delay when the L1 is banked (core.dcache_banks).
@@ -207,7 +210,8 @@ class Sm : public sc_core::sc_module, private SlotHost {
   void warp_done(uint32_t cta, uint32_t warp) override;
   void check_deadlock(uint32_t cta) override;
   void unit_failed(const std::string& message) override { fail(message, false); }
-  void start_tasks(uint32_t cta, uint32_t warp, ptx::LaneMask lanes, uint64_t first_task) override;
+  ptx::LaneMask give_tasks(uint32_t cta, uint32_t warp, ptx::LaneMask lanes) override;
+  uint64_t tasks_left(uint32_t cta) const override { return work_->tasks_left(ctas_[cta].ctx.linear_id); }
   bool waits_on_accesses(uint32_t s) const override { return timing_[s].pending_accesses > 0; }
 
   const uint32_t id_;
@@ -217,6 +221,7 @@ class Sm : public sc_core::sc_module, private SlotHost {
   const Coalescer coalescer_;
   const uint32_t passes_;  // SIMD passes per warp instruction
   // Mutable state.
+  WorkSource* work_ = nullptr;
   std::unique_ptr<DivergenceUnit> unit_;  // owns the issue slots
   const IssueSlot* const slots_;          // its slot pool, read on every cycle
   const bool slots_share_contexts_;       // one slot's issue can change when another may issue

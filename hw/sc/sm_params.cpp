@@ -4,14 +4,13 @@
 #include <string>
 
 #include "hw/sm_schema.hpp"
-#include "hw/wpu_schema.hpp"
 #include "models/config/config_section.hpp"
 
 namespace simtlm::hw {
 
 SmParams sm_params(const config::MachineConfig& config, const sc_core::sc_time& clock) {
   check_sm(config);
-  const config::ConfigSection gpu(config, "gpu"), core(config, "core"), compaction(config, "compaction");
+  const config::ConfigSection gpu(config, "gpu"), core(config, "core");
   const config::ConfigSection lsu(config, "lsu");
   SmParams s;
   s.max_warps = gpu.u32("max_warps_per_sm");
@@ -29,15 +28,7 @@ SmParams sm_params(const config::MachineConfig& config, const sc_core::sc_time& 
     const std::string base = std::string("pipelines.") + kPipes[i] + ".";
     s.pipes[i] = PipeParams{core.u32(base + "latency"), core.u32(base + "initiation_interval")};
   }
-  s.stack = stack_params(config::ConfigSection(config, "stack"));
-  const StackTiming& t = s.stack.timing;
-  s.stack_timing_measured = t.divergent_branch || t.pop || t.spill || t.fill;
-  s.compaction = parse_compaction(compaction.str("mechanism")).value_or(Compaction::none);
-  s.permutation = compaction.flag("slp_disable") ? NamedPermutation::kIdentity
-                                                 : *parse_permutation(compaction.str("permutation"));
-  s.permutation_seed = compaction.u64("seed");
-  s.formation_cycles = compaction.u32("formation_cycles");
-  s.capri_table_entries = compaction.u32("capri_table_entries");
+  s.divergence = divergence_params(config);
   s.segment_bytes = static_cast<uint32_t>(std::stoul(lsu.str("segment_bytes")));
   s.coalescing = parse_coalescing_rule(lsu.str("coalescing")).value_or(CoalescingRule::sectors);
   s.shared_banks = lsu.u32("shared_banks");
@@ -45,12 +36,9 @@ SmParams sm_params(const config::MachineConfig& config, const sc_core::sc_time& 
   s.lsu = lsu_limits(lsu);
   s.switch_on_memory = core.flag("switch_on_memory");
   s.dcache_banks = core.u32("dcache_banks");
-  s.wpu = wpu_params(config);
-  if (s.wpu.task_mode) {
-    // One pseudo-CTA per WPU holds every hardware thread context, one context per warp-slice.
-    s.max_warps = std::max(s.max_warps, s.wpu.contexts());
-    if (s.dcache_banks == 0) s.dcache_banks = s.wpu.width;
-  }
+  // Task mode: one pseudo-CTA per WPU holds every hardware thread context, one per warp-slice.
+  s.max_warps = std::max(s.max_warps, s.divergence.hardware_contexts());
+  if (s.dcache_banks == 0) s.dcache_banks = s.divergence.default_dcache_banks();
   s.clock = clock;
   return s;
 }

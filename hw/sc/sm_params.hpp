@@ -1,5 +1,5 @@
-// One SM's immutable parameters (docs/configs.md: gpu.*_per_sm, core.*, stack.*, compaction.*, lsu.*), read
-// from a MachineConfig by sm_params(); their rows and checks are plain C++ in hw/sm_schema.hpp.
+// One SM's immutable parameters (docs/configs.md: gpu.*_per_sm, core.*, lsu.*, and its divergence unit's),
+// read from a MachineConfig by sm_params(); their rows and checks are plain C++ in hw/sm_schema.hpp.
 #pragma once
 
 #include <array>
@@ -7,13 +7,10 @@
 #include <systemc>
 
 #include "hw/coalescer.hpp"
-#include "hw/divergence/mechanism.hpp"
+#include "hw/divergence/divergence_params.hpp"
 #include "hw/issue_info.hpp"
 #include "hw/lsu_limits.hpp"
-#include "hw/stack_params.hpp"
-#include "hw/units/permutations.hpp"
 #include "hw/warp_scheduler.hpp"
-#include "hw/wpu_params.hpp"
 #include "models/config/machine_config.hpp"
 
 namespace simtlm::hw {
@@ -31,14 +28,7 @@ struct SmParams {
   SchedulerPolicy scheduler = SchedulerPolicy::loose_round_robin;
   uint32_t active_set = 8;
   std::array<PipeParams, kOpClasses> pipes{};
-  StackParams stack;
-  bool stack_timing_measured =
-      false;  // a preset: its costs include the spill traffic, warps do not wait on it
-  Compaction compaction = Compaction::none;
-  NamedPermutation permutation = NamedPermutation::kIdentity;  // home lanes under tbc
-  uint64_t permutation_seed = 1;
-  uint32_t formation_cycles = 1;  // the compactor emits one warp per cycle (SLP paper, Figure 2)
-  uint32_t capri_table_entries = 32;
+  DivergenceParams divergence;  // the divergence unit's own (divergence.unit, stack.*, compaction.*, wpu.*)
   uint32_t segment_bytes = 128;
   CoalescingRule coalescing = CoalescingRule::sectors;
   uint32_t line_bytes = 128;  // line of the first cache the SM's requests reach: no request is larger
@@ -47,7 +37,6 @@ struct SmParams {
   LsuLimits lsu;                  // requests in flight below the load/store unit
   bool switch_on_memory = false;  // a global or local access blocks its slot until answered
   uint32_t dcache_banks = 0;      // 0: one request per cycle; else banked by line
-  WpuParams wpu;                  // task mode and warp-slices (robust-simd.txt)
   sc_core::sc_time clock = sc_core::sc_time(1, sc_core::SC_NS);
 };
 

@@ -118,6 +118,20 @@ void MachineConfig::set(const std::string& path, const std::string& value, const
   }
   values_[path] = canonical;
   if (!loading_) overrides_ += (overrides_.empty() ? "" : ", ") + at + " " + path + "=" + value;
+  if (loading_) file_set_[path] = at;
+  if (!spec->replaced_by) return;
+  const std::string target = spec->replaced_by;
+  const std::string now = values_.at(target);
+  const std::string replacement = spec->translate(canonical, now);
+  warnings_.push_back(at + ": " + path + " is deprecated: write " + target + ": " +
+                      (replacement.empty() ? now : replacement) + " (docs/configs.md)");
+  if (replacement.empty() || replacement == now) return;
+  if (const auto earlier = file_set_.find(target); loading_ && earlier != file_set_.end()) {
+    throw ConfigError(at + ": " + path + "=" + value + " asks for " + target + ": " + replacement + ", but " +
+                      earlier->second + " set " + target + ": " + now + "; keep only " + target);
+  }
+  values_[target] = replacement;
+  if (loading_) file_set_[target] = at;
 }
 
 std::string attribute_unit_refusal(const std::string& what, bool rtl_selected, const std::string& origin) {
@@ -146,6 +160,7 @@ MachineConfig MachineConfig::load(const std::filesystem::path& path) {
   config.loading_ = true;
   walk(config, file, root, "");
   config.loading_ = false;
+  config.file_set_.clear();
   for (const SchemaCheck check : schema_checks()) check(config);
   return config;
 }

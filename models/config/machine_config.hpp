@@ -26,6 +26,10 @@ struct ParamSpec {
   std::vector<const char*> choices;  // Kind::choice
   const char* doc = "";
   bool power_of_two = false;  // unsigned_int: the components index with masks and shifts
+  // A deprecated key: it is still read, and setting it sets `replaced_by` to translate(its value, the
+  // replacement's value now) as well (an empty result leaves the replacement alone), with a warning.
+  const char* replaced_by = nullptr;
+  std::string (*translate)(const std::string& value, const std::string& replacement_now) = nullptr;
 };
 
 // "No practical limit" for the 64-bit parameters (seeds, cycle budgets).
@@ -56,12 +60,16 @@ class MachineConfig {
 
   // Sets one parameter from YAML text, validated as in a file (for command-line overrides and tests).
   void set(const std::string& path, const std::string& value, const std::string& where = "override");
+  // One line per deprecated key that was set, naming where and what to write instead.
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
   std::map<std::string, std::string> values_;  // validated text of each parameter
   std::string source_ = "defaults";
   std::string overrides_;  // "--set l2.banks=3, ..." after the file was read
   bool loading_ = false;
+  std::vector<std::string> warnings_;
+  std::map<std::string, std::string> file_set_;  // while loading: parameter -> where the file set it
 };
 
 // A unit's refusal (std::invalid_argument) during a timing run, attributed truthfully: to --rtl only for what

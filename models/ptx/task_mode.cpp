@@ -36,13 +36,14 @@ std::string task_mode_refusal(const Module& module, const Function& kernel) {
     if (in.loc_file != 0 && in.loc_file < module.files.size())
       where += fmt::format(", {}:{}", module.files[in.loc_file], in.loc_line);
     return fmt::format(
-        "kernel {} cannot run in task mode (wpu.task_mode): it has {} at {}; task mode runs "
+        "kernel {} cannot run in task mode (divergence.unit: warp_slices): it has {} at {}; task mode runs "
         "kernels whose threads are independent tasks",
         kernel.name, why, where);
   }
   if (shared_layout(kernel, 0).cta_bytes > 0)
-    return fmt::format("kernel {} cannot run in task mode (wpu.task_mode): it declares shared memory",
-                       kernel.name);
+    return fmt::format(
+        "kernel {} cannot run in task mode (divergence.unit: warp_slices): it declares shared memory",
+        kernel.name);
   return {};
 }
 

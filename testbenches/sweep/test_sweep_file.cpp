@@ -52,7 +52,7 @@ TEST_F(SweepFile, ProductInOrderWithNamesAndExclusions) {
     for (const auto& a : argv) s += a + " ";
     return s;
   }();
-  EXPECT_NE(joined.find("--set compaction.mechanism=tbc --set compaction.permutation=balanced"),
+  EXPECT_NE(joined.find("--set divergence.unit=tbc --set compaction.permutation=balanced"),
             std::string::npos);
   EXPECT_NE(joined.find("--launch-set seed=7"), std::string::npos);
   std::set<std::string> ids;

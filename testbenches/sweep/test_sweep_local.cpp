@@ -69,7 +69,7 @@ TEST_F(SweepLocal, RunsEveryJobAndWritesTheTables) {
   const CommandResult direct =
       simtlm("run --launch " + std::string(SIMTLM_SOURCE_DIR) +
              "/workloads/double_loop/double_loop.yaml --config " + SIMTLM_SOURCE_DIR +
-             "/configs/default.yaml --set compaction.mechanism=tbc --quiet --out " + by_hand.string());
+             "/configs/default.yaml --set divergence.unit=tbc --quiet --out " + by_hand.string());
   ASSERT_EQ(direct.exit_code, 0) << direct.output;
   EXPECT_EQ(without_host(json::parse(slurp(by_hand / "stats.json"))),
             without_host(json::parse(slurp(out() / "jobs" / plan[3].id / "out" / "stats.json"))));

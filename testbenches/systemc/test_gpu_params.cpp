@@ -29,7 +29,7 @@ TEST(GpuParams, ComposesEachComponentsReader) {
                                        {"core.scheduler", "gto"},
                                        {"core.pipelines.sfu.latency", "30"},
                                        {"stack.preset", "maxwell"},
-                                       {"compaction.mechanism", "capri"},
+                                       {"divergence.unit", "capri"},
                                        {"compaction.permutation", "xor_half"},
                                        {"compaction.seed", "5"},
                                        {"lsu.segment_bytes", "64"},
@@ -47,12 +47,12 @@ TEST(GpuParams, ComposesEachComponentsReader) {
   EXPECT_EQ(g.sm.scheduler, SchedulerPolicy::greedy_then_oldest);
   EXPECT_EQ(g.sm.pipes[static_cast<size_t>(OpClass::sfu)].latency, 30u);
   EXPECT_EQ(g.sm.pipes[static_cast<size_t>(OpClass::sfu)].initiation_interval, 8u);
-  EXPECT_EQ(g.sm.stack.timing.pop, 26u);  // maxwell
-  EXPECT_EQ(g.sm.stack.timing.spill, 88u);
-  EXPECT_TRUE(g.sm.stack_timing_measured);
-  EXPECT_EQ(g.sm.compaction, Compaction::capri);
-  EXPECT_EQ(g.sm.permutation, NamedPermutation::kXorHalf);
-  EXPECT_EQ(g.sm.permutation_seed, 5u);
+  EXPECT_EQ(g.sm.divergence.stack.timing.pop, 26u);  // maxwell
+  EXPECT_EQ(g.sm.divergence.stack.timing.spill, 88u);
+  EXPECT_TRUE(g.sm.divergence.stack_timing_measured);
+  EXPECT_EQ(g.sm.divergence.mechanism, Compaction::capri);
+  EXPECT_EQ(g.sm.divergence.permutation, NamedPermutation::kXorHalf);
+  EXPECT_EQ(g.sm.divergence.permutation_seed, 5u);
   EXPECT_EQ(g.sm.segment_bytes, 64u);
   EXPECT_EQ(g.sm.lsu.loads, 9u);
   EXPECT_EQ(g.sm.lsu.stores, 64u);
@@ -70,9 +70,10 @@ TEST(GpuParams, ComposesEachComponentsReader) {
 TEST(GpuParams, DefaultsAndSlpDisable) {
   const GpuParams g =
       gpu_params(with({{"compaction.permutation", "balanced"}, {"compaction.slp_disable", "true"}}));
-  EXPECT_EQ(g.sm.permutation, NamedPermutation::kIdentity);  // the disable bit wins over the permutation
-  EXPECT_EQ(g.sm.stack.discipline, Discipline::postdom);
-  EXPECT_FALSE(g.sm.stack_timing_measured);
+  EXPECT_EQ(g.sm.divergence.permutation,
+            NamedPermutation::kIdentity);  // the disable bit wins over the permutation
+  EXPECT_EQ(g.sm.divergence.stack.discipline, Discipline::postdom);
+  EXPECT_FALSE(g.sm.divergence.stack_timing_measured);
   EXPECT_EQ(g.sm.line_bytes, 128u);  // the L1's
   EXPECT_EQ(g.sm.clock, sc_core::sc_time(1000, sc_core::SC_PS));
   EXPECT_EQ(g.watchdog_cycles, 1'000'000u);

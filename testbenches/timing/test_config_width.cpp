@@ -56,27 +56,29 @@ const std::map<std::string, Route>& routes() {
           sm([k](const SmParams& s) { return s.pipes[k].initiation_interval; })};
     }
     r["core.dcache_banks"] = {sm([](const SmParams& s) { return s.dcache_banks; })};
-    r["wpu.width"] = {sm([](const SmParams& s) { return s.wpu.width; })};
-    r["wpu.depth"] = {sm([](const SmParams& s) { return s.wpu.depth; })};
-    r["wpu.tasks_per_interval"] = {sm([](const SmParams& s) { return s.wpu.tasks_per_interval; })};
-    r["wpu.min_intervals"] = {sm([](const SmParams& s) { return s.wpu.min_intervals; })};
-    r["wpu.fallback_width"] = {sm([](const SmParams& s) { return s.wpu.fallback_width; })};
-    r["wpu.fallback_depth"] = {sm([](const SmParams& s) { return s.wpu.fallback_depth; })};
-    r["wpu.reconfigure_cycles"] = {sm([](const SmParams& s) { return s.wpu.reconfigure_cycles; })};
-    r["wpu.min_gain"] = {sm([](const SmParams& s) { return s.wpu.min_gain; })};
-    r["wpu.stack_rows"] = {sm([](const SmParams& s) { return s.wpu.stack_rows; })};
-    r["stack.entries"] = {sm([](const SmParams& s) { return s.stack.onchip_entries; }),
+    r["wpu.width"] = {sm([](const SmParams& s) { return s.divergence.wpu.width; })};
+    r["wpu.depth"] = {sm([](const SmParams& s) { return s.divergence.wpu.depth; })};
+    r["wpu.tasks_per_interval"] = {sm([](const SmParams& s) { return s.divergence.wpu.tasks_per_interval; })};
+    r["wpu.min_intervals"] = {sm([](const SmParams& s) { return s.divergence.wpu.min_intervals; })};
+    r["wpu.fallback_width"] = {sm([](const SmParams& s) { return s.divergence.wpu.fallback_width; })};
+    r["wpu.fallback_depth"] = {sm([](const SmParams& s) { return s.divergence.wpu.fallback_depth; })};
+    r["wpu.reconfigure_cycles"] = {sm([](const SmParams& s) { return s.divergence.wpu.reconfigure_cycles; })};
+    r["wpu.min_gain"] = {sm([](const SmParams& s) { return s.divergence.wpu.min_gain; })};
+    r["wpu.stack_rows"] = {sm([](const SmParams& s) { return s.divergence.wpu.stack_rows; })};
+    r["stack.entries"] = {sm([](const SmParams& s) { return s.divergence.stack.onchip_entries; }),
                           {{"stack.spill_chunk", "1"}}};
-    r["stack.spill_chunk"] = {
-        sm([](const SmParams& s) { return s.stack.chunk_entries; }), {}, {{"stack.entries", "64"}}};
+    r["stack.spill_chunk"] = {sm([](const SmParams& s) { return s.divergence.stack.chunk_entries; }),
+                              {},
+                              {{"stack.entries", "64"}}};
     r["stack.cycles.divergent_branch"] = {
-        sm([](const SmParams& s) { return s.stack.timing.divergent_branch; })};
-    r["stack.cycles.pop"] = {sm([](const SmParams& s) { return s.stack.timing.pop; })};
-    r["stack.cycles.spill"] = {sm([](const SmParams& s) { return s.stack.timing.spill; })};
-    r["stack.cycles.fill"] = {sm([](const SmParams& s) { return s.stack.timing.fill; })};
-    r["compaction.seed"] = {sm([](const SmParams& s) { return s.permutation_seed; })};
-    r["compaction.formation_cycles"] = {sm([](const SmParams& s) { return s.formation_cycles; })};
-    r["compaction.capri_table_entries"] = {sm([](const SmParams& s) { return s.capri_table_entries; })};
+        sm([](const SmParams& s) { return s.divergence.stack.timing.divergent_branch; })};
+    r["stack.cycles.pop"] = {sm([](const SmParams& s) { return s.divergence.stack.timing.pop; })};
+    r["stack.cycles.spill"] = {sm([](const SmParams& s) { return s.divergence.stack.timing.spill; })};
+    r["stack.cycles.fill"] = {sm([](const SmParams& s) { return s.divergence.stack.timing.fill; })};
+    r["compaction.seed"] = {sm([](const SmParams& s) { return s.divergence.permutation_seed; })};
+    r["compaction.formation_cycles"] = {sm([](const SmParams& s) { return s.divergence.formation_cycles; })};
+    r["compaction.capri_table_entries"] = {
+        sm([](const SmParams& s) { return s.divergence.capri_table_entries; })};
     r["lsu.shared_latency"] = {sm([](const SmParams& s) { return s.shared_latency; })};
     r["lsu.shared_banks"] = {sm([](const SmParams& s) { return s.shared_banks; })};
     r["lsu.max_loads"] = {sm([](const SmParams& s) { return s.lsu.loads; })};
@@ -158,20 +160,21 @@ const std::map<std::string, std::function<double(const MachineConfig&)>>& reader
 const std::map<std::string, std::function<int(const GpuParams&)>>& selectors() {
   static const std::map<std::string, std::function<int(const GpuParams&)>> table = {
       {"core.scheduler", [](const GpuParams& g) { return int(g.sm.scheduler); }},
-      {"stack.discipline", [](const GpuParams& g) { return int(g.sm.stack.discipline); }},
+      {"stack.discipline", [](const GpuParams& g) { return int(g.sm.divergence.stack.discipline); }},
       {"stack.preset",
        [](const GpuParams& g) {
-         const StackTiming& t = g.sm.stack.timing;
+         const StackTiming& t = g.sm.divergence.stack.timing;
          return int(t.divergent_branch + 97 * t.pop + 9973 * t.spill + 7 * t.fill);
        }},
-      {"compaction.mechanism", [](const GpuParams& g) { return int(g.sm.compaction); }},
-      {"compaction.permutation", [](const GpuParams& g) { return int(g.sm.permutation); }},
+      {"compaction.mechanism", [](const GpuParams& g) { return int(g.sm.divergence.mechanism); }},
+      {"compaction.permutation", [](const GpuParams& g) { return int(g.sm.divergence.permutation); }},
       {"compaction.slp_disable", [](const GpuParams&) { return 0; }},  // checked in test_timing_compaction
       {"core.switch_on_memory", [](const GpuParams& g) { return int(g.sm.switch_on_memory); }},
-      {"wpu.task_mode", [](const GpuParams& g) { return int(g.sm.wpu.task_mode); }},
-      {"wpu.policy", [](const GpuParams& g) { return int(g.sm.wpu.policy); }},
-      {"wpu.strategy", [](const GpuParams& g) { return int(g.sm.wpu.strategy); }},
-      {"wpu.stride", [](const GpuParams& g) { return int(g.sm.wpu.stride); }},
+      {"wpu.task_mode", [](const GpuParams& g) { return int(g.sm.divergence.unit); }},
+      {"divergence.unit", [](const GpuParams& g) { return int(g.sm.divergence.unit); }},
+      {"wpu.policy", [](const GpuParams& g) { return int(g.sm.divergence.wpu.policy); }},
+      {"wpu.strategy", [](const GpuParams& g) { return int(g.sm.divergence.wpu.strategy); }},
+      {"wpu.stride", [](const GpuParams& g) { return int(g.sm.divergence.wpu.stride); }},
       {"lsu.segment_bytes", [](const GpuParams& g) { return int(g.sm.segment_bytes); }},
       {"lsu.coalescing", [](const GpuParams& g) { return int(g.sm.coalescing); }},
       {"l1.enabled", [](const GpuParams& g) { return int(g.memory.l1_enabled); }},

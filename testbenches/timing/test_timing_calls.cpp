@@ -79,7 +79,7 @@ TEST(TimingCalls, CallsUnderCompactionAreRefusedWithKernelAndPc) {
       t["error"],
       "kernel _Z12device_callsPiPfS_S_S_ calls .func _Z3fibi at PC 20 (PTX line 335, device_calls.cu:56): "
       "calls are not supported under thread block compaction (the CTA-wide stack has no call frames); run "
-      "it with per-warp stacks (compaction.mechanism: none)");
+      "it with per-warp stacks (divergence.unit: warp_stacks)");
 }
 
 }  // namespace

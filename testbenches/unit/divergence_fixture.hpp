@@ -72,6 +72,9 @@ class RecordingHost final : public SlotHost {
   }
   void check_deadlock(uint32_t) override {}
   void unit_failed(const std::string& message) override { events.push_back("failed " + message); }
+  // Grid CTAs: no tasks (hw/work/work_source.hpp).
+  uint64_t tasks_left(uint32_t) const override { return 0; }
+  ptx::LaneMask give_tasks(uint32_t, uint32_t, ptx::LaneMask) override { return 0; }
 };
 
 // One kernel launched as the timing model would: parsed module, two warps per CTA.
@@ -98,6 +101,8 @@ struct Kernel {
 inline DivergenceParams params(Compaction mechanism) {
   DivergenceParams p;
   p.mechanism = mechanism;
+  p.unit = unit_of(mechanism);
+  p.unit_name = std::string(traits(p.unit).name);
   p.stack.discipline = Discipline::postdom;
   p.contexts = 4;
   p.ctas = 2;

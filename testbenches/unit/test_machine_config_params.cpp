@@ -159,9 +159,9 @@ TEST(ConfigParams, SchemaIsEveryComponentsRowsInReferenceOrder) {
     const std::string section = path.substr(0, path.find('.'));
     if (sections.empty() || sections.back() != section) sections.push_back(section);
   }
-  EXPECT_EQ(sections, (std::vector<std::string>{"gpu", "core", "stack", "compaction", "lsu", "wpu", "l1",
-                                                "interconnect", "l2", "dram", "run"}));
-  EXPECT_EQ(composed.size(), 107u);
+  EXPECT_EQ(sections, (std::vector<std::string>{"gpu", "core", "stack", "divergence", "compaction", "lsu",
+                                                "wpu", "l1", "interconnect", "l2", "dram", "run"}));
+  EXPECT_EQ(composed.size(), 108u);
   // A component's rows are its own: the stack's and the LSU limits' sit inside the SM's.
   const std::vector<std::string> sm = paths(hw::sm_rows());
   for (const std::string& path : paths(hw::stack_rows()))
