@@ -58,6 +58,16 @@ struct IssueSlot {
   uint64_t generation = 0;  // grows when the slot starts afresh: tells a late response from a current one
 };
 
+// An event of a slot's memory accesses, from the SM (core.switch_on_memory).
+struct MemoryEvent {
+  enum class Kind : uint8_t {
+    hits_answered,  // every request of an access that the L1 held was answered, and some it did not are not
+    accesses_done,  // the last outstanding access of the slot was answered
+  };
+  Kind kind = Kind::accesses_done;
+  ptx::LaneMask hit_lanes = 0;  // hits_answered: the home lanes of the requests the L1 held
+};
+
 // The SM's side of the seam.
 class SlotHost {
  public:
@@ -87,7 +97,7 @@ class SlotHost {
   virtual uint64_t tasks_left(uint32_t cta) const = 0;
   virtual ptx::LaneMask give_tasks(uint32_t cta, uint32_t warp, ptx::LaneMask lanes) = 0;
   // core.switch_on_memory: whether the slot still waits for accesses it issued (the unit hears of their end
-  // through DivergenceUnit::accesses_done).
+  // through DivergenceUnit::memory_event).
   virtual bool waits_on_accesses(uint32_t /*slot*/) const { return false; }
 };
 
@@ -139,13 +149,9 @@ class DivergenceUnit {
   virtual void executed(uint32_t slot, uint32_t pc, ptx::LaneMask call_lanes, uint64_t now) = 0;
   virtual void barrier_arrived(uint32_t /*slot*/, uint64_t /*now*/) {}
   virtual void completed(uint32_t slot, uint32_t pc, uint64_t now) = 0;
-  // Memory-latency divergence (dynamic warp subdivision): whether the unit wants to hear of it, and, for a
-  // slot that waits on an access (core.switch_on_memory), that the requests of `hit_lanes` (home lanes; they
-  // hit the L1 when it was issued) were answered while the others are still outstanding.
-  virtual bool splits_on_memory() const { return false; }
-  virtual void hits_returned(uint32_t /*slot*/, ptx::LaneMask /*hit_lanes*/, uint64_t /*now*/) {}
-  // core.switch_on_memory: the last outstanding access of the slot was answered.
-  virtual void accesses_done(uint32_t /*slot*/, uint64_t /*now*/) {}
+  // What the memory system did for a slot that waits on its accesses (core.switch_on_memory): the one hook
+  // for memory-latency divergence (dynamic warp subdivision) and for the end of the wait.
+  virtual void memory_event(uint32_t /*slot*/, const MemoryEvent& /*event*/, uint64_t /*now*/) {}
   // The unit's own statistics, added to the run's (groups declared in divergence_stats_decls()); the SM's
   // counters of every unit (DivergenceStats) are stats() above.
   virtual void add_statistics(stats::Group& /*run*/) const {}

@@ -41,9 +41,7 @@ class WarpSlices final : public DivergenceUnit {
   void exit(uint32_t slot, uint32_t pc, const PartMasks& exited, uint64_t now) override;
   void executed(uint32_t slot, uint32_t pc, ptx::LaneMask call_lanes, uint64_t now) override;
   void completed(uint32_t, uint32_t, uint64_t) override {}
-  bool splits_on_memory() const override { return dws_; }
-  void hits_returned(uint32_t slot, ptx::LaneMask hit_lanes, uint64_t now) override;
-  void accesses_done(uint32_t slot, uint64_t now) override;
+  void memory_event(uint32_t slot, const MemoryEvent& event, uint64_t now) override;
 
   void add_statistics(stats::Group& run) const override { add_wpu_totals(run.group("wpu"), wpu_); }
   const WarpSliceTable& table() const { return wst_; }
@@ -84,6 +82,8 @@ class WarpSlices final : public DivergenceUnit {
   void after_stack_change(uint32_t e, uint64_t now);             // branch split: the first reached its row
   void try_join(uint32_t e, uint64_t now);
   void start_second(uint32_t e, uint64_t ready_cycle);
+  void hits_answered(uint32_t slot, ptx::LaneMask hit_lanes, uint64_t now);  // memory split
+  void accesses_done(uint32_t slot, uint64_t now);
 
   WarpSliceTable wst_;
   std::unique_ptr<AdaptationStateUnit> asu_;

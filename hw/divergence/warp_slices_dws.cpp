@@ -40,7 +40,15 @@ void WarpSlices::start_second(uint32_t e, uint64_t ready_cycle) {
   host_.start_slot(capacity() + e, ready_cycle, Stall::branch);
 }
 
-void WarpSlices::hits_returned(uint32_t slot, ptx::LaneMask hit_lanes, uint64_t now) {
+void WarpSlices::memory_event(uint32_t slot, const MemoryEvent& event, uint64_t now) {
+  if (event.kind == MemoryEvent::Kind::hits_answered) {
+    hits_answered(slot, event.hit_lanes, now);
+  } else {
+    accesses_done(slot, now);
+  }
+}
+
+void WarpSlices::hits_answered(uint32_t slot, ptx::LaneMask hit_lanes, uint64_t now) {
   if (!dws_ || slot >= capacity() || !slots_[slot].live) return;
   const uint32_t e = slot;
   Subdivision& sub = sub_[e];

@@ -20,12 +20,6 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuParams& params, const TimingKern
   }
   for (auto& sm : sms_) drain_.watch(sm->lsu().idle_event());
   memory_.watch_idle(drain_);
-  if (memory_.l1s().size() == sms_.size()) {
-    for (uint32_t i = 0; i < sms_.size(); ++i) {
-      const mem::L1Cache* l1 = memory_.l1s()[i].get();
-      sms_[i]->l1_holds = [l1](uint64_t address) { return l1->contains(address); };
-    }
-  }
   make_work();
   SC_METHOD(start);
   sensitive << start_;

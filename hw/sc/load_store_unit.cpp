@@ -60,17 +60,15 @@ void LoadStoreUnit::send(bool write, uint64_t address, uint32_t bytes, int warp,
       outstanding_.resize(index + 1);
       live_.resize(index + 1, 0);
     }
-    outstanding_[index] = OutstandingRequest{at,    len,
-                                             write, warp,
-                                             pc,    cycle_now() + delay_cycles,
-                                             tag,   seq_++,
-                                             group, static_cast<uint8_t>(queue)};
+    outstanding_[index] = OutstandingRequest{
+        at, len, write, warp, pc, cycle_now() + delay_cycles, tag, seq_++, group, static_cast<uint8_t>(queue),
+        ext};
     live_[index] = 1;
     ++outstanding_count_;
     submit(p, queue, earliest);
     at = piece_end;
   }
-  if (pieces > 1) pieces_left_[group] = pieces;
+  if (pieces > 1) pieces_left_[group] = Split{pieces, address, true};
 }
 
 void LoadStoreUnit::submit(mem::Gp& p, Queue q, const sc_core::sc_time& earliest) {
@@ -93,6 +91,7 @@ void LoadStoreUnit::on_response(mem::Gp& p) {
   const uint32_t index = mem::PayloadPool::index(p);
   const OutstandingRequest& r = outstanding_[index];
   const uint64_t tag = r.tag, group = r.group;
+  Answer answer{r.address, r.marks->hit};
   mem::QueueOccupancy& freed = queues_[r.queue];
   freed.set(freed.size() - 1);
   ++responses_;
@@ -108,10 +107,20 @@ void LoadStoreUnit::on_response(mem::Gp& p) {
   if (was_blocked && !blocked() && on_unblocked) on_unblocked();
   if (outstanding_count_ == 0) idle_event_.notify(sc_core::SC_ZERO_TIME);
   if (const auto split = pieces_left_.find(group); split != pieces_left_.end()) {
-    if (--split->second > 0) return;
+    split->second.hit = split->second.hit && answer.l1_hit;
+    if (--split->second.left > 0) return;
+    answer = Answer{split->second.address, split->second.hit};
     pieces_left_.erase(split);
   }
-  if (tag != kNoTag) on_response_(tag);
+  if (tag != kNoTag) on_response_(tag, answer);
+}
+
+bool LoadStoreUnit::hits_pending(uint64_t tag) const {
+  for (size_t i = 0; i < outstanding_.size(); ++i) {
+    if (!live_[i] || outstanding_[i].tag != tag) continue;
+    if (!outstanding_[i].marks->looked_up || outstanding_[i].marks->hit) return true;
+  }
+  return false;
 }
 
 namespace {

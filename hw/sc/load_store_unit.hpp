@@ -29,6 +29,7 @@
 #include "models/mem/at_ports.hpp"
 #include "models/mem/payload_pool.hpp"
 #include "models/mem/queue_occupancy.hpp"
+#include "models/mem/request_ext.hpp"
 
 namespace simtlm::hw {
 
@@ -40,9 +41,16 @@ struct OutstandingRequest {
   uint32_t pc = 0;
   uint64_t sent_cycle = 0;
   uint64_t tag = 0;
-  uint64_t seq = 0;    // send order, breaks ties between requests of one cycle
-  uint64_t group = 0;  // the send() it is a piece of
-  uint8_t queue = 0;   // the LoadStoreUnit queue it counts against
+  uint64_t seq = 0;                        // send order, breaks ties between requests of one cycle
+  uint64_t group = 0;                      // the send() it is a piece of
+  uint8_t queue = 0;                       // the LoadStoreUnit queue it counts against
+  const mem::RequestExt* marks = nullptr;  // its payload's extension, read for the L1's marks while live
+};
+
+// A response as the SM hears of it: the request (the address send() was given) and whether the L1 held it.
+struct Answer {
+  uint64_t address = 0;
+  bool l1_hit = false;
 };
 
 // Its queues' occupancy (lsu.* in docs/stats-schema.md).
@@ -51,7 +59,7 @@ const stats::GroupDecl& lsu_stats_decl();
 class LoadStoreUnit : public sc_core::sc_module {
  public:
   static constexpr uint64_t kNoTag = ~uint64_t{0};
-  using ResponseFn = std::function<void(uint64_t tag)>;
+  using ResponseFn = std::function<void(uint64_t tag, const Answer& answer)>;
 
   tlm_utils::simple_initiator_socket<LoadStoreUnit> out;
 
@@ -64,6 +72,9 @@ class LoadStoreUnit : public sc_core::sc_module {
   void send(bool write, uint64_t address, uint32_t bytes, int warp, uint32_t pc, uint32_t lane_mask,
             uint64_t tag, uint64_t delay_cycles, const std::vector<mem::AtomicTarget>& atomics = {});
   size_t outstanding() const { return outstanding_count_; }
+  // Whether a request of `tag` still outstanding has not been looked up by the L1 yet, or was a hit (its
+  // answer is on its way): the hits of that access are not all answered.
+  bool hits_pending(uint64_t tag) const;
   // Some request waits in the unit for room in its queue: no further memory instruction may enter.
   bool blocked() const { return !held_.empty(); }
   // Called when the unit stops being blocked.
@@ -102,7 +113,12 @@ class LoadStoreUnit : public sc_core::sc_module {
   std::vector<OutstandingRequest> outstanding_;
   std::vector<uint8_t> live_;
   size_t outstanding_count_ = 0;
-  std::unordered_map<uint64_t, uint32_t> pieces_left_;  // by group, for requests split by line
+  struct Split {  // a request split by line: pieces left, the request's address, whether every piece hit
+    uint32_t left = 0;
+    uint64_t address = 0;
+    bool hit = true;
+  };
+  std::unordered_map<uint64_t, Split> pieces_left_;  // by group
   std::array<mem::QueueOccupancy, kQueues> queues_;
   std::deque<Held> held_;  // waiting for room, in order
   uint64_t responses_ = 0, held_max_ = 0;

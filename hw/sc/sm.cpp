@@ -52,7 +52,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& params, const 
       cache_cls_(unit_->slot_count(), OpClass::integer),
       is_stale_(unit_->slot_count(), 0),
       lsu_("lsu", static_cast<int>(id), params.clock, params.line_bytes, params.lsu,
-           [this](uint64_t tag) { on_response(tag); }) {
+           [this](uint64_t tag, const Answer& answer) { on_response(tag, answer); }) {
   lsu_.on_unblocked = [this] { wake_at(now_cycle()); };
   stats_.per_branch.resize(k_.fn.code.size());
   if (const std::string refusal = unit_->refusal(); !refusal.empty()) throw ptx::KernelError(refusal);

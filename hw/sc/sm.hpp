@@ -83,9 +83,6 @@ class Sm : public sc_core::sc_module, private SlotHost {
     uint32_t issued_slot = 0;
     uint32_t issued_mask = 0;
   } wave;
-  // Whether the SM's L1 holds the line of an address now (dynamic warp subdivision's hit register); unset:
-  // no memory-latency subdivision.
-  std::function<bool(uint64_t address)> l1_holds;
   // Per-warp instruction trace: set to receive one line per issued warp instruction.
   std::function<void(const std::string& line)> trace;
 
@@ -123,10 +120,11 @@ class Sm : public sc_core::sc_module, private SlotHost {
     std::array<uint32_t, 4> dst{};
     std::vector<std::pair<uint32_t, uint64_t>> contexts;  // (context, its generation) whose registers wait
     bool blocks = false;  // core.switch_on_memory: the slot waits for it, its registers do not
-    // Dynamic warp subdivision: per request whether it hit, how many hit requests are left, their lanes.
-    std::vector<uint8_t> request_hit;
-    uint32_t hits_left = 0;
+    // core.switch_on_memory: each request's address (as sent) and home lanes, the lanes of those the L1
+    // answered as hits so far, and whether the unit has heard that every hit was answered.
+    std::vector<std::pair<uint64_t, ptx::LaneMask>> requests;
     ptx::LaneMask hit_lanes = 0;
+    bool hits_told = false;
   };
   // What one issue of a slot did, over all its parts.
   struct Issued {
@@ -194,7 +192,10 @@ class Sm : public sc_core::sc_module, private SlotHost {
   Context& claim_context(Cta& cta, uint32_t index);
   // The memory unit's busy cycles and each request's extra delay when the L1 is banked (core.dcache_banks).
   uint32_t bank_delays(std::vector<uint32_t>& delays) const;
-  void on_response(uint64_t tag);
+  void on_response(uint64_t tag, const Answer& answer);
+  // A blocking access's answer: tells the unit once every request the L1 held was answered while others
+  // are still outstanding (the L1 marks its hits, RequestExt).
+  void note_hit(PendingOp& op, uint64_t tag, const Answer& answer);
   uint32_t new_op();  // a cleared entry of ops_ (its tag)
   uint64_t local_address(uint32_t context, uint32_t lane, uint64_t offset) const;
   std::string where(const IssueSlot& w, uint32_t pc) const;

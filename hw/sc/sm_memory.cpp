@@ -12,6 +12,16 @@ namespace {
 constexpr uint64_t kLocalBase =
     0x7c00'0000'0000ull;  // timing addresses of local memory (values stay functional)
 
+// Only the sectors the lanes touch travel; the segment is the unit of coalescing.
+uint64_t sent_address(const CoalescedRequest& r) {
+  return r.sectors ? r.base + std::countr_zero(r.sectors) * 32 : r.base;
+}
+uint32_t sent_bytes(const CoalescedRequest& r) {
+  const uint32_t lo = std::countr_zero(r.sectors) * 32;
+  const uint32_t hi = (32 - std::countl_zero(r.sectors)) * 32;
+  return r.sectors ? std::min(hi, r.bytes) - lo : r.bytes;
+}
+
 }  // namespace
 
 void Sm::memory(uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) {
@@ -66,7 +76,6 @@ void Sm::memory(uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) 
   const bool blocks = p_.switch_on_memory;
   const bool waits = blocks || in.op == ptx::Op::ld || (acc.is_atomic && info.ndst > 0);
   uint64_t tag = LoadStoreUnit::kNoTag;
-  const bool track_hits = blocks && l1_holds && unit_->splits_on_memory();
   if (waits) {
     tag = new_op();
     PendingOp& op = ops_[tag];  // filled in place: its context list keeps its capacity from op to op
@@ -85,29 +94,23 @@ void Sm::memory(uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) 
         for (uint8_t i = 0; i < info.ndst; ++i) contexts_[c].reg_ready[info.dst[i]] = kPending;
       }
     }
-    if (track_hits) {
-      // The hit register of dynamic warp subdivision: which lanes' lines the L1 holds at the access.
-      op.request_hit.assign(n, 0);
+    if (blocks) {
+      // The home lanes of each request, for the hit register of dynamic warp subdivision.
       for (uint32_t i = 0; i < n; ++i) {
-        if (!l1_holds(requests_[i].base)) continue;
-        op.request_hit[i] = 1;
-        ++op.hits_left;
+        ptx::LaneMask lanes = 0;
         for (ptx::LaneMask m = requests_[i].lanes; m; m &= m - 1)
-          op.hit_lanes |= ptx::LaneMask{1} << (issued.local_slot_lane[std::countr_zero(m)] & 0xff);
+          lanes |= ptx::LaneMask{1} << (issued.local_slot_lane[std::countr_zero(m)] & 0xff);
+        op.requests.emplace_back(sent_address(requests_[i]), lanes);
       }
-      if (op.hits_left == n) op.hits_left = 0;  // no divergence: nothing to split
     }
     scheduler_.long_latency_stall(slot);  // two-level: make room in the active set
   }
   for (uint32_t i = 0; i < n; ++i) {
     const CoalescedRequest& r = requests_[i];
-    const uint64_t request_tag = track_hits ? tag | uint64_t(i) << 32 : tag;
+    const uint64_t request_tag = tag;
     const uint64_t delay = pipe.latency + selection + (p_.dcache_banks ? bank_delay_[i] : i);
-    // Only the sectors the lanes touch travel; the segment is the unit of coalescing.
-    const uint32_t lo = std::countr_zero(r.sectors) * 32;
-    const uint32_t hi = (32 - std::countl_zero(r.sectors)) * 32;
-    const uint64_t address = r.sectors ? r.base + lo : r.base;
-    const uint32_t bytes = r.sectors ? std::min(hi, r.bytes) - lo : r.bytes;
+    const uint64_t address = sent_address(r);
+    const uint32_t bytes = sent_bytes(r);
     if (acc.is_atomic) {
       atomic_targets(addresses, r.lanes, atomics_);
       lsu_.send(false, address, bytes, static_cast<int>(slot), pc, r.lanes, request_tag, delay, atomics_);
@@ -151,22 +154,32 @@ uint32_t Sm::new_op() {
   op.blocks = false;
   op.ndst = 0;
   op.contexts.clear();
-  op.request_hit.clear();
-  op.hits_left = 0;
+  op.requests.clear();
   op.hit_lanes = 0;
+  op.hits_told = false;
   return id;
 }
 
-void Sm::on_response(uint64_t request_tag) {
-  const uint64_t tag = request_tag & 0xffff'ffffull;
-  PendingOp& op = ops_[tag];
-  if (!op.request_hit.empty() && op.request_hit[request_tag >> 32] && --op.hits_left == 0 &&
-      op.remaining > 1) {
-    const IssueSlot& w = slot(op.slot);
-    // A subdividing unit's slots share contexts: cycle() looks at every slot afresh, no invalidation here.
-    if (w.live && w.generation == op.generation) unit_->hits_returned(op.slot, op.hit_lanes, now_cycle());
-    wake_at(now_cycle());
+void Sm::note_hit(PendingOp& op, uint64_t tag, const Answer& answer) {
+  if (answer.l1_hit) {
+    for (const auto& [address, lanes] : op.requests) {
+      if (address == answer.address) op.hit_lanes |= lanes;
+    }
   }
+  // Told once: when the hits are all answered (none outstanding is a hit or not looked up yet) while some
+  // miss is still outstanding; a miss answered first tells it then.
+  if (op.hits_told || op.hit_lanes == 0 || op.remaining <= 1 || lsu_.hits_pending(tag)) return;
+  op.hits_told = true;
+  const IssueSlot& w = slot(op.slot);
+  // A subdividing unit's slots share contexts: cycle() looks at every slot afresh, no invalidation here.
+  if (w.live && w.generation == op.generation)
+    unit_->memory_event(op.slot, MemoryEvent{MemoryEvent::Kind::hits_answered, op.hit_lanes}, now_cycle());
+  wake_at(now_cycle());
+}
+
+void Sm::on_response(uint64_t tag, const Answer& answer) {
+  PendingOp& op = ops_[tag];
+  if (op.blocks) note_hit(op, tag, answer);
   if (--op.remaining > 0) return;
   free_ops_.push_back(static_cast<uint32_t>(tag));
   const uint64_t now = now_cycle();
@@ -175,7 +188,7 @@ void Sm::on_response(uint64_t request_tag) {
   if (op.blocks) {
     // Counted per slot and never reset: a slot that started afresh still waits for what it issued before.
     if (timing_[op.slot].pending_accesses && --timing_[op.slot].pending_accesses == 0)
-      unit_->accesses_done(op.slot, now);
+      unit_->memory_event(op.slot, MemoryEvent{MemoryEvent::Kind::accesses_done, 0}, now);
   } else if (op.fill) {
     const IssueSlot& w = slot(op.slot);
     if (!w.live || w.generation != op.generation) return;

@@ -216,9 +216,18 @@ sc_time Cache::atomic_unit(const std::vector<AtomicTarget>& targets, const sc_ti
   return finish;
 }
 
+void Cache::mark_lookup(Gp& p, bool hit) const {
+  if (!marks_lookups_) return;
+  if (auto* ext = p.get_extension<RequestExt>()) {
+    ext->looked_up = true;
+    ext->hit = hit;
+  }
+}
+
 bool Cache::accept_read(Gp& p, uint64_t line, uint32_t sectors) {
   Line* l = find(line);
   if (l && (l->valid & sectors) == sectors) {
+    mark_lookup(p, true);
     ++stats_.hits;
     l->lru = ++lru_clock_;
     respond_with_data(p, l, bank_slot(line) + cycles(p_.clock, p_.hit_latency));
@@ -228,12 +237,14 @@ bool Cache::accept_read(Gp& p, uint64_t line, uint32_t sectors) {
   if (auto it = mshr_.find(line); it != mshr_.end()) {
     Mshr& m = it->second;
     if ((sectors & ~(m.sectors | have)) != 0 || m.waiting.size() >= p_.mshr_max_merge) return false;
+    mark_lookup(p, false);
     ++stats_.mshr_merges;
     ++stats_.misses;
     m.waiting.push_back(&p);
     return true;
   }
   if (mshr_.size() >= p_.mshrs) return false;
+  mark_lookup(p, false);
   ++stats_.misses;
   const uint32_t need = sectors & ~have;
   Mshr& m = mshr_[line];
@@ -253,6 +264,7 @@ bool Cache::accept_write(Gp& p, uint64_t line, uint32_t sectors) {
   const bool needs_buffer = through || bypass || (v && v->valid && v->dirty);
   if (needs_buffer && writes_out_ >= p_.write_buffer) return false;
   const sc_time delay = bank_slot(line);
+  mark_lookup(p, l != nullptr);
   if (l) {
     ++stats_.hits;
     l->lru = ++lru_clock_;

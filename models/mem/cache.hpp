@@ -104,6 +104,10 @@ class Cache : public sc_core::sc_module {
   bool idle() const { return writes_out_ == 0 && mshr_.empty() && forwarded_.empty(); }
   const sc_core::sc_event& idle_event() const { return idle_event_; }
 
+ protected:
+  // An L1: marks each request it takes as looked up, and whether it hit (RequestExt), for its SM.
+  void mark_lookups() { marks_lookups_ = true; }
+
  private:
   struct Line {
     uint64_t line_addr = 0;
@@ -164,6 +168,8 @@ class Cache : public sc_core::sc_module {
   uint32_t writes_out_ = 0;
   uint64_t lru_clock_ = 0;
   const Gp* last_refused_ = nullptr;  // counts a reservation failure once per stalled request
+  bool marks_lookups_ = false;        // mark_lookups()
+  void mark_lookup(Gp& p, bool hit) const;
   CacheStats stats_;
   QueueOccupancy mshr_occupancy_, write_buffer_occupancy_;
   PayloadPool pool_;
@@ -174,7 +180,9 @@ class Cache : public sc_core::sc_module {
 // Named types for the two uses; same engine, different defaults.
 class L1Cache final : public Cache {
  public:
-  explicit L1Cache(sc_core::sc_module_name name, const CacheParams& p = CacheParams::l1()) : Cache(name, p) {}
+  explicit L1Cache(sc_core::sc_module_name name, const CacheParams& p = CacheParams::l1()) : Cache(name, p) {
+    mark_lookups();
+  }
 };
 class L2Cache final : public Cache {
  public:

@@ -30,6 +30,15 @@ TEST(MemBehaviour, MshrMergesRequestsToOneLine) {
   EXPECT_EQ(c.dram->stats().reads, 2u);
 }
 
+TEST(MemBehaviour, TheL1MarksWhetherItHeldEachRequest) {
+  Chain c;
+  // A miss, a merge into its MSHR (a miss too), then a read and a store of the filled line, and a miss
+  // elsewhere; dynamic warp subdivision splits a warp on these marks (hw/sc/sm_memory.cpp).
+  c.tg.script = {{0, R, 0}, {1, R, 0}, {60, R, 0}, {61, W, 0}, {62, R, 4096}};
+  sc_core::sc_start();
+  EXPECT_EQ(c.tg.l1_marks, (std::vector<int>{0, 0, 1, 1, 0}));
+}
+
 TEST(MemBehaviour, FullMshrsBackPressure) {
   Chain c;  // 4 L1 MSHRs
   c.tg.script = {{0, R, 0}, {0, R, 128}, {0, R, 256}, {0, R, 384}, {0, R, 512}};

@@ -27,6 +27,7 @@ class TrafficGen : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<TrafficGen> out;
   std::vector<Access> script;
   std::vector<double> accepted, responded;  // cycles; -1 until it happens
+  std::vector<int> l1_marks;                // per response: 1 the L1 hit, 0 it missed, -1 no L1 looked it up
 
   SC_HAS_PROCESS(TrafficGen);
   explicit TrafficGen(sc_core::sc_module_name n, int sm = 0)
@@ -52,6 +53,7 @@ class TrafficGen : public sc_core::sc_module {
   void run() {
     accepted.assign(script.size(), -1);
     responded.assign(script.size(), -1);
+    l1_marks.assign(script.size(), -2);
     for (size_t i = 0; i < script.size(); ++i) {
       const auto at = sc_core::sc_time(static_cast<double>(script[i].cycle), sc_core::SC_NS);
       if (at > sc_core::sc_time_stamp()) wait(at - sc_core::sc_time_stamp());
@@ -67,6 +69,8 @@ class TrafficGen : public sc_core::sc_module {
   }
   void on_resp(Gp& g) {
     responded.at(index_.at(&g)) = now_cycles();
+    const auto* ext = g.get_extension<RequestExt>();
+    l1_marks.at(index_.at(&g)) = ext->looked_up ? int(ext->hit) : -1;
     index_.erase(&g);
     g.release();
   }
