@@ -100,7 +100,7 @@ int run_command(const RunArgs& args) {
   if (launch::load_launch(args.launch, args.launch_sets).is_sequence()) return run_sequence_command(args);
   PreparedRun prepared = prepare_run(args, false);
   // Functionally, only the herding units (majority, popular_block) can run as RTL.
-  const hw::UnitSelection units = rtl_selection(args.rtl, args.rtl_check);
+  const sim::UnitSelection units = rtl_selection(args.rtl, args.rtl_check);
   if (units.any_rtl() && (!prepared.herding || units.rtl_permutation || units.rtl_compactor)) {
     throw std::runtime_error(
         "--rtl and --rtl-check need the timing model (--config or --mode timing), except --rtl majority and "

@@ -15,6 +15,7 @@ class App;
 
 #include "models/launch/session.hpp"
 #include "sim/herding_run.hpp"
+#include "sim/timing_run.hpp"
 
 namespace simtlm::cli {
 
@@ -56,7 +57,7 @@ struct PreparedRun {
 };
 PreparedRun prepare_run(const RunArgs& args, bool capture_printf);
 // --rtl / --rtl-check as a unit selection (none when neither is given).
-hw::UnitSelection rtl_selection(const std::string& rtl, bool rtl_check);
+sim::UnitSelection rtl_selection(const std::string& rtl, bool rtl_check);
 int run_command(const RunArgs& args);
 // Session options of a run: the budget, the host references, --out-of-bounds and the progress line.
 launch::SessionOptions run_session_options(const RunArgs& args, bool capture_printf);

@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string rate(const hw::MechanismCounts& c) {
+std::string rate(const studies::MechanismCounts& c) {
   return c.paths ? fmt::format("{:.1f}%", 100.0 * double(c.compacted) / double(c.paths)) : "-";
 }
 
@@ -38,7 +38,7 @@ int compare_command(const CompareArgs& args) {
       args.out.empty() ? fs::path("out") / (args.launch.stem().string() + "-compare") : args.out;
   launch::OutputSet outputs(dir);
   const studies::CompareResult result = studies::compare(session, request);
-  const hw::CompactionStudy& study = result.study;
+  const studies::CompactionStudy& study = result.study;
   const bool same = result.outputs_equal_functional;
   const nlohmann::json doc = studies::compare_document(result, request, session.kernel().name);
   const std::string text = doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
@@ -58,8 +58,8 @@ int compare_command(const CompareArgs& args) {
   if (timed) header += fmt::format("  {:>10}  {:>6}  {:>8}  {:>8}", "cycles", "IPC", "speedup", "L1 miss");
   fmt::print("{}\n{}\n", header, std::string(header.size(), '-'));
   for (size_t m = 0; m < study.mechanisms.size(); ++m) {
-    const hw::MechanismCounts& p = study.p_branches[m];
-    const hw::MechanismCounts& d = study.d_branches[m];
+    const studies::MechanismCounts& p = study.p_branches[m];
+    const studies::MechanismCounts& d = study.d_branches[m];
     std::string row = fmt::format("{:<18}  {:>12}  {:>8.2f}%  {:>18}  {:>18}", study.mechanisms[m],
                                   study.warp_instructions[m], 100.0 * study.simd_utilization(m),
                                   fmt::format("{} ({} of {})", rate(p), p.compacted, p.paths),
@@ -73,7 +73,7 @@ int compare_command(const CompareArgs& args) {
     fmt::print("{}\n", row);
   }
   for (const studies::TimedMechanism& t : result.timed) {
-    if (t.mechanism.compaction != hw::Compaction::capri) continue;
+    if (t.mechanism.compaction != studies::Compaction::capri) continue;
     fmt::print("{:<18}  {:>12}  {:>8.2f}%  {:>18}  {:>18}  {:>10}  {:>6.3f}  {:>7.3f}x  {:>7.2f}%\n",
                t.mechanism.label(), t.warp_instructions, 100.0 * t.simd_utilization, "(timing only)", "",
                t.cycles, t.ipc, double(result.timed_run("no_tbc").cycles) / double(t.cycles),

@@ -16,18 +16,18 @@ namespace {
 
 // Speedup over no compaction of each timed mechanism on `config`, as "1.09x", or "-" on failure.
 std::vector<std::string> timed_speedups(const launch::Launch& l, const fs::path& config) {
-  using hw::Compaction;
-  using hw::NamedPermutation;
-  static const hw::StudyMechanism kTimed[] = {
+  using studies::Compaction;
+  using studies::NamedPermutation;
+  static const studies::StudyMechanism kTimed[] = {
       {Compaction::none, NamedPermutation::kIdentity},  {Compaction::tbc, NamedPermutation::kIdentity},
       {Compaction::tbc, NamedPermutation::kBalanced},   {Compaction::capri, NamedPermutation::kIdentity},
       {Compaction::capri, NamedPermutation::kBalanced}, {Compaction::ideal, NamedPermutation::kIdentity}};
   std::vector<double> cycles;
-  for (const hw::StudyMechanism& m : kTimed) {
+  for (const studies::StudyMechanism& m : kTimed) {
     config::MachineConfig machine = config::MachineConfig::load(config);
-    machine.set("divergence.unit", std::string(hw::traits(hw::unit_of(m.compaction)).name), "demo");
-    machine.set("compaction.permutation", std::string(hw::permutation_name(m.permutation)), "demo");
-    const nlohmann::json t = hw::run_timing_in_child(l, session_options(0, true), machine);
+    machine.set("divergence.unit", std::string(studies::traits(studies::unit_of(m.compaction)).name), "demo");
+    machine.set("compaction.permutation", std::string(studies::permutation_name(m.permutation)), "demo");
+    const nlohmann::json t = sim::run_timing_in_child(l, session_options(0, true), machine);
     cycles.push_back(t.contains("error") ? 0.0 : t["stats"]["cycles"].get<double>());
   }
   std::vector<std::string> out;
@@ -41,21 +41,21 @@ std::vector<std::string> timed_speedups(const launch::Launch& l, const fs::path&
 
 bool print_compaction_table(const fs::path& workloads, const fs::path& config) {
   static const char* kKernels[] = {"bitonic", "reduction", "backprop"};
-  using hw::Compaction;
-  using hw::NamedPermutation;
-  static const hw::StudyMechanism kMechanisms[] = {{Compaction::none},
-                                                   {Compaction::tbc, NamedPermutation::kIdentity},
-                                                   {Compaction::tbc, NamedPermutation::kOddEven},
-                                                   {Compaction::tbc, NamedPermutation::kRevWid},
-                                                   {Compaction::tbc, NamedPermutation::kBalanced},
-                                                   {Compaction::ideal}};
-  const std::vector<hw::NamedPermutation> permutations = {
-      hw::NamedPermutation::kIdentity, hw::NamedPermutation::kOddEven, hw::NamedPermutation::kRevWid,
-      hw::NamedPermutation::kBalanced};
+  using studies::Compaction;
+  using studies::NamedPermutation;
+  static const studies::StudyMechanism kMechanisms[] = {{Compaction::none},
+                                                        {Compaction::tbc, NamedPermutation::kIdentity},
+                                                        {Compaction::tbc, NamedPermutation::kOddEven},
+                                                        {Compaction::tbc, NamedPermutation::kRevWid},
+                                                        {Compaction::tbc, NamedPermutation::kBalanced},
+                                                        {Compaction::ideal}};
+  const std::vector<studies::NamedPermutation> permutations = {
+      studies::NamedPermutation::kIdentity, studies::NamedPermutation::kOddEven,
+      studies::NamedPermutation::kRevWid, studies::NamedPermutation::kBalanced};
   fmt::print(
       "\nThread block compaction with SIMD lane permutation (SIMD utilization; P-branch paths compacted):\n");
   std::string header = fmt::format("{:<10}", "kernel");
-  for (const hw::StudyMechanism& m : kMechanisms) header += fmt::format("  {:>16}", m.label());
+  for (const studies::StudyMechanism& m : kMechanisms) header += fmt::format("  {:>16}", m.label());
   fmt::print("{}\n{}\n", header, std::string(header.size(), '-'));
   bool ok = true;
   for (const char* name : kKernels) {
@@ -65,12 +65,12 @@ bool print_compaction_table(const fs::path& workloads, const fs::path& config) {
     try {
       const launch::Session session(launch::load_launch(file), session_options(0, true));
       const auto image = session.prepare_device();
-      const hw::CompactionStudy s = hw::run_compaction_study(session, *image, permutations);
+      const studies::CompactionStudy s = studies::run_compaction_study(session, *image, permutations);
       std::string row = fmt::format("{:<10}", name);
-      for (const hw::StudyMechanism& m : kMechanisms) {
+      for (const studies::StudyMechanism& m : kMechanisms) {
         const size_t i = static_cast<size_t>(std::find(s.mechanisms.begin(), s.mechanisms.end(), m.label()) -
                                              s.mechanisms.begin());
-        const hw::MechanismCounts& p = s.p_branches[i];
+        const studies::MechanismCounts& p = s.p_branches[i];
         row += fmt::format(
             "  {:>16}", fmt::format("{:.1f}%; {}/{}", 100.0 * s.simd_utilization(i), p.compacted, p.paths));
       }

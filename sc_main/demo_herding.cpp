@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "sc_main/commands.hpp"
-#include "sim/herding_compare.hpp"
+#include "studies/herding_compare.hpp"
 
 namespace simtlm::cli {
 
@@ -52,12 +52,12 @@ bool print_herding_table(const fs::path& workloads, const fs::path& config) {
     if (!fs::is_regular_file(file, ec)) continue;
     std::string row = fmt::format("{:<11}", name);
     for (const DemoMechanism& m : mechanisms) {
-      sim::HerdingCompareRequest request;
+      studies::HerdingCompareRequest request;
       request.launch = file;
       request.herding = m.cli;
       request.config = config;
       try {
-        const sim::HerdingCompareResult r = sim::compare_herding(request);
+        const studies::HerdingCompareResult r = studies::compare_herding(request);
         uint64_t bytes = 0, mismatched = 0;
         for (const launch::BufferQuality& q : r.quality) {
           bytes += q.bytes;

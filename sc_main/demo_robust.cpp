@@ -32,7 +32,7 @@ Run run_organization(const launch::Launch& l, const fs::path& config, const Orga
   machine.set("wpu.policy", o.policy, "demo");
   machine.set("wpu.width", std::to_string(o.width), "demo");
   machine.set("wpu.depth", std::to_string(o.depth), "demo");
-  const nlohmann::json t = hw::run_timing_in_child(l, session_options(0, true), machine);
+  const nlohmann::json t = sim::run_timing_in_child(l, session_options(0, true), machine);
   if (t.contains("error")) {
     fmt::print(stderr, "demo: {} ({} {}): {}\n", kernel, o.policy, o.label(), t["error"].get<std::string>());
     return {};

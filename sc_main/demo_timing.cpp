@@ -28,7 +28,7 @@ bool print_timing_table(const std::vector<DemoTimingInput>& inputs, const fs::pa
   for (const DemoTimingInput& in : inputs) {
     nlohmann::json t;
     try {
-      t = hw::run_timing_in_child(launch::load_launch(in.launch), session_options(0, true), machine);
+      t = sim::run_timing_in_child(launch::load_launch(in.launch), session_options(0, true), machine);
     } catch (const std::exception& e) {
       t = {{"error", e.what()}};
     }
@@ -37,7 +37,7 @@ bool print_timing_table(const std::vector<DemoTimingInput>& inputs, const fs::pa
       fmt::print("{:<20}  ERROR: {}\n", in.workload, t["error"].get<std::string>());
       continue;
     }
-    const stats::Group s = hw::timing_stats_from_json(t["stats"]);
+    const stats::Group s = sim::timing_stats_from_json(t["stats"]);
     bool same = t["failures"].empty();
     for (const auto& [name, sha] : in.functional_sha256) same = same && t["sha256"].value(name, "") == sha;
     ok = ok && same;

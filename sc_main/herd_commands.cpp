@@ -4,9 +4,9 @@
 #include <CLI/CLI.hpp>
 
 #include "sc_main/commands.hpp"
-#include "sim/herd_profile.hpp"
-#include "sim/herd_safety_report.hpp"
-#include "sim/sweep_job.hpp"
+#include "studies/herd_profile.hpp"
+#include "studies/herd_safety_report.hpp"
+#include "sweep/sweep_job.hpp"
 
 namespace simtlm::cli {
 
@@ -20,7 +20,7 @@ struct SafetyArgs {
 };
 
 struct ProfileArgs {
-  sim::HerdProfileRequest request;
+  studies::HerdProfileRequest request;
   fs::path out;
   std::string only;
   bool quiet = false;
@@ -29,32 +29,32 @@ struct ProfileArgs {
 int herd_safety_command(const SafetyArgs& args) {
   const launch::Launch loaded = launch::load_launch(args.launch);
   if (args.json) {
-    fmt::print("{}\n", sim::herd_safety_json(loaded).dump(2));
+    fmt::print("{}\n", studies::herd_safety_json(loaded).dump(2));
   } else {
-    fmt::print("{}", sim::herd_safety_report(loaded));
+    fmt::print("{}", studies::herd_safety_report(loaded));
   }
   return 0;
 }
 
 int herd_profile_command(ProfileArgs& args) {
-  sim::HerdProfileRequest& request = args.request;
+  studies::HerdProfileRequest& request = args.request;
   if (!args.only.empty()) {
     request.branches = args.only == "branches";
     request.loads = args.only == "loads";
   }
   if (!args.quiet)
     request.log = [](const std::string& line) { fmt::print(stderr, "herd-profile: {}\n", line); };
-  const sim::HerdProfileResult result = sim::herd_profile(request);
+  const studies::HerdProfileResult result = studies::herd_profile(request);
   const fs::path file =
       args.out.empty() ? fs::path("out") / (request.launch.stem().string() + "-herd-profile.yaml") : args.out;
-  const std::string yaml = sim::herd_profile_yaml(request, result);
-  const std::string json = sim::herd_profile_json(request, result).dump(2) + "\n";
+  const std::string yaml = studies::herd_profile_yaml(request, result);
+  const std::string json = studies::herd_profile_json(request, result).dump(2) + "\n";
   std::error_code ec;
   if (file.has_parent_path()) fs::create_directories(file.parent_path(), ec);
-  sim::write_file_atomically(file, yaml);
+  sweep::write_file_atomically(file, yaml);
   fs::path json_file = file;
   json_file.replace_extension(".json");
-  sim::write_file_atomically(json_file, json);
+  sweep::write_file_atomically(json_file, json);
   if (!args.quiet) fmt::print("{}written to {} (steps in {})\n", yaml, file.string(), json_file.string());
   return 0;
 }

@@ -6,7 +6,7 @@
 
 #include "models/launch/output_dir.hpp"
 #include "sc_main/commands.hpp"
-#include "sim/herding_compare.hpp"
+#include "studies/herding_compare.hpp"
 
 namespace simtlm::cli {
 
@@ -23,7 +23,7 @@ std::string number(double v) {
 }  // namespace
 
 int herding_compare_command(const CompareArgs& args) {
-  sim::HerdingCompareRequest request;
+  studies::HerdingCompareRequest request;
   request.launch = args.launch;
   request.launch_sets = args.launch_sets;
   request.herding = args.herding;
@@ -32,15 +32,15 @@ int herding_compare_command(const CompareArgs& args) {
     throw std::runtime_error("compare --herding: --rtl takes majority and popular_block");
   request.config = args.config;
   request.budget = args.budget;
-  const sim::HerdingCompareResult result = sim::compare_herding(request);
+  const studies::HerdingCompareResult result = studies::compare_herding(request);
   const fs::path dir =
       args.out.empty() ? fs::path("out") / (args.launch.stem().string() + "-herding") : args.out;
   launch::OutputSet outputs(dir);
-  const nlohmann::json doc = sim::herding_compare_json(result);
+  const nlohmann::json doc = studies::herding_compare_json(result);
   const std::string text = doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   outputs.write_and_commit([&](const fs::path& staging) {
     launch::write_file_checked(staging / "compare.json", std::vector<uint8_t>(text.begin(), text.end()));
-    sim::write_quality_images(result, staging);
+    studies::write_quality_images(result, staging);
   });
   if (args.quiet) return 0;
   fmt::print("{}: herding on the {} model{}\n", args.launch.string(), result.timed ? "timing" : "functional",

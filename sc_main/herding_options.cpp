@@ -40,10 +40,10 @@ void add_herding_options(CLI::App& command, sim::HerdingCli& herding) {
   command.add_flag("--no-herding", herding.off, "Ignore the launch file's herding: section");
 }
 
-hw::UnitSelection rtl_selection(const std::string& rtl, bool rtl_check) {
+sim::UnitSelection rtl_selection(const std::string& rtl, bool rtl_check) {
   if (rtl.empty() && !rtl_check) return {};
   try {
-    return hw::parse_rtl_units(rtl.empty() ? "all" : rtl, rtl_check);
+    return sim::parse_rtl_units(rtl.empty() ? "all" : rtl, rtl_check);
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(std::string("--rtl: ") + e.what());
   }

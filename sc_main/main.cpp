@@ -194,7 +194,7 @@ extern "C" int sc_main(int argc, char* argv[]) {
     if (*config_cmd) return simtlm::cli::config_command(config_file, config_markdown);
     if (herd_action) return herd_action();
     if (*stats_schema_cmd) {
-      std::cout << simtlm::hw::stats_schema_markdown();
+      std::cout << simtlm::sim::stats_schema_markdown();
       return 0;
     }
   } catch (const std::bad_alloc&) {

@@ -74,10 +74,10 @@ int run_sequence_timing_command(const RunArgs& args) {
   launch::SessionResult result;
   nlohmann::json doc;
   try {
-    doc = hw::run_timing_sequence(session, machine, result);
+    doc = sim::run_timing_sequence(session, machine, result);
   } catch (const ptx::KernelError& e) {
     throw std::runtime_error(fmt::format("{}: {}", args.launch.string(), e.what()));
-  } catch (const hw::TimingError& e) {
+  } catch (const sim::TimingError& e) {
     throw std::runtime_error(fmt::format("{}: {}", args.launch.string(), e.what()));
   } catch (const std::invalid_argument& e) {
     // A unit refusing a parameter: --rtl is refused above, so the configuration is to blame.

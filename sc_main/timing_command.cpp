@@ -31,7 +31,7 @@ int run_timing_command(const RunArgs& args) {
   // A trace inside the output directory goes to the staging directory and so joins the output set.
   const fs::path warp_trace = outputs.redirect(args.trace_warps);
   std::ofstream trace;
-  hw::TimingOptions options;
+  sim::TimingOptions options;
   options.vcd = outputs.redirect(args.trace_vcd);
   for (const fs::path& file : {options.vcd, warp_trace}) {
     std::error_code ec;
@@ -43,12 +43,12 @@ int run_timing_command(const RunArgs& args) {
     if (!trace) throw std::runtime_error(args.trace_warps.string() + ": cannot write the warp trace");
     options.warp_trace = &trace;
   }
-  hw::TimingResult timing;
+  sim::TimingResult timing;
   try {
-    timing = hw::run_timing(session, *image, machine, options);
+    timing = sim::run_timing(session, *image, machine, options);
   } catch (const ptx::KernelError& e) {
     throw std::runtime_error(fmt::format("{}: {}", args.launch.string(), e.what()));
-  } catch (const hw::TimingError& e) {
+  } catch (const sim::TimingError& e) {
     throw std::runtime_error(fmt::format("{}: {}", args.launch.string(), e.what()));
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(
@@ -69,7 +69,7 @@ int run_timing_command(const RunArgs& args) {
   doc["config"] =
       machine.source() == "defaults" ? machine.source() : fs::path(machine.source()).filename().string();
   doc["overrides"] = args.overrides;
-  doc["units"] = hw::describe(options.units);
+  doc["units"] = sim::describe(options.units);
   doc.update(timing.stats.json());
   launch::add_diagnostics(doc, result, false, args.launch.string());
   prepared.add_herding_stats(doc);

@@ -48,19 +48,6 @@ std::string si(uint64_t n) {
 
 }  // namespace
 
-std::string duration_text(double seconds) {
-  if (seconds < 60) return fmt::format("{:.1f} s", seconds);
-  const auto s = static_cast<uint64_t>(seconds);
-  if (s < 3600) return fmt::format("{}m{:02}s", s / 60, s % 60);
-  return fmt::format("{}h{:02}m", s / 3600, s / 60 % 60);
-}
-
-ProgressStyle progress_style(bool force, bool quiet) {
-  if (quiet) return ProgressStyle::off;
-  if (isatty(STDERR_FILENO)) return ProgressStyle::terminal;
-  return force ? ProgressStyle::lines : ProgressStyle::off;
-}
-
 std::optional<uint64_t> planned_launches(const launch::Launch& launch) {
   if (!launch.is_sequence()) return 1;
   return count_launches(launch.steps);

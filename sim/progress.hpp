@@ -14,17 +14,9 @@
 
 namespace simtlm::sim {
 
-enum class ProgressStyle {
-  off,
-  terminal,  // one line rewritten in place with '\r', erased at the end
-  lines,     // one plain line per update and a last one at the end (stderr is a file or a pipe)
-};
-
-// --quiet wins; otherwise a terminal on stderr gets the line, and --progress forces plain lines elsewhere.
-ProgressStyle progress_style(bool force, bool quiet);
-
-// A wall time for a person: "4.2 s", "2m05s", "1h02m" (the run's and the sweep's progress lines).
-std::string duration_text(double seconds);
+using simtlm::duration_text;  // common/progress.hpp, shared with the sweep's progress line
+using simtlm::progress_style;
+using simtlm::ProgressStyle;
 
 // How many kernels a launch file launches, when that is known before running: 1 for a single launch; for a
 // sequence, unless a `loop` step (whose count depends on device data) is in it.

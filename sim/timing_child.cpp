@@ -9,7 +9,9 @@
 #include "models/launch/sha256.hpp"
 #include "sim/timing_sequence.hpp"
 
-namespace simtlm::hw {
+namespace simtlm::sim {
+
+using namespace hw;  // the timing model this layer drives
 
 namespace {
 
@@ -119,4 +121,4 @@ nlohmann::json run_timing_in_child(const launch::Launch& l, const launch::Sessio
   return nlohmann::json::parse(text);
 }
 
-}  // namespace simtlm::hw
+}  // namespace simtlm::sim

@@ -10,7 +10,7 @@
 #include "models/launch/session.hpp"
 #include "sim/timing_run.hpp"
 
-namespace simtlm::hw {
+namespace simtlm::sim {
 
 // What else the child reports: every buffer's bytes as hex ("buffers"), and what `report` adds (it runs in
 // the child after the simulation, e.g. to read the statistics of hooks installed on session_options).
@@ -29,4 +29,4 @@ nlohmann::json run_timing_in_child(const launch::Launch& launch,
 // The bytes of a "buffers" entry.
 std::vector<uint8_t> from_hex(const std::string& text);
 
-}  // namespace simtlm::hw
+}  // namespace simtlm::sim

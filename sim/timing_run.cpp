@@ -5,7 +5,9 @@
 
 #include "hw/sc/gpu.hpp"
 
-namespace simtlm::hw {
+namespace simtlm::sim {
+
+using namespace hw;  // the timing model this layer drives
 
 namespace {
 
@@ -92,4 +94,4 @@ TimingResult run_timing(const launch::Session& session, launch::DeviceImage& ima
   return result;
 }
 
-}  // namespace simtlm::hw
+}  // namespace simtlm::sim

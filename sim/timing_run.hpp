@@ -17,7 +17,15 @@
 #include "models/config/machine_config.hpp"
 #include "models/launch/session.hpp"
 
-namespace simtlm::hw {
+namespace simtlm::sim {
+
+// What the command line and the studies name of the timing model, through this layer.
+using hw::describe;
+using hw::parse_rtl_units;
+using hw::stats_schema_markdown;
+using hw::timing_stats_decl;
+using hw::timing_stats_from_json;
+using hw::UnitSelection;
 
 // The machine model, not the kernel, failed: a memory request never completed, or no progress was made.
 class TimingError : public std::runtime_error {
@@ -47,4 +55,4 @@ struct TimingResult {
 TimingResult run_timing(const launch::Session& session, launch::DeviceImage& image,
                         const config::MachineConfig& config, const TimingOptions& options);
 
-}  // namespace simtlm::hw
+}  // namespace simtlm::sim

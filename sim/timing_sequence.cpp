@@ -12,7 +12,9 @@
 #include "hw/sc/gpu_stats.hpp"
 #include "models/launch/sequence_totals.hpp"
 
-namespace simtlm::hw {
+namespace simtlm::sim {
+
+using namespace hw;  // the timing model this layer drives
 
 namespace {
 
@@ -158,4 +160,4 @@ nlohmann::json run_timing_sequence(launch::SequenceSession& session, const confi
   return head;
 }
 
-}  // namespace simtlm::hw
+}  // namespace simtlm::sim

@@ -8,7 +8,7 @@
 #include "models/launch/sequence.hpp"
 #include "sim/timing_run.hpp"
 
-namespace simtlm::hw {
+namespace simtlm::sim {
 
 // Returns the statistics document: totals under the single-launch timing keys, plus "launches" with each
 // launch's cycles and statistics (memory-system counters as that launch's increments). Fills result with the
@@ -16,4 +16,4 @@ namespace simtlm::hw {
 nlohmann::json run_timing_sequence(launch::SequenceSession& session, const config::MachineConfig& config,
                                    launch::SessionResult& result);
 
-}  // namespace simtlm::hw
+}  // namespace simtlm::sim

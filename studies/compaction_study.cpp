@@ -12,7 +12,9 @@
 #include "models/ptx/reconvergence.hpp"
 #include "models/ptx/taint.hpp"
 
-namespace simtlm::hw {
+namespace simtlm::studies {
+
+using namespace hw;  // the timing model this layer drives
 
 namespace {
 
@@ -331,4 +333,4 @@ CompactionStudy run_compaction_study(const launch::Session& session, launch::Dev
   return study;
 }
 
-}  // namespace simtlm::hw
+}  // namespace simtlm::studies

@@ -20,7 +20,16 @@
 #include "hw/units/priority_encoder_compactor.hpp"
 #include "models/launch/session.hpp"
 
-namespace simtlm::hw {
+namespace simtlm::studies {
+
+// The mechanisms and permutations the study names, as the timing model defines them.
+using hw::Compaction;
+using hw::LanePermutation;
+using hw::NamedPermutation;
+using hw::permutation_name;
+using hw::traits;
+using hw::unit_of;
+using hw::WarpCompaction;
 
 // Bins of the fraction of the CTA's threads on a path (Figures 12 and 13): [0,25%), [25,50%), [50,75%),
 // [75,100%].
@@ -88,4 +97,4 @@ CompactionStudy run_compaction_study(const launch::Session& session, launch::Dev
                                      const std::vector<NamedPermutation>& permutations, uint64_t seed = 1,
                                      const StudyUnits* units = nullptr, bool log_paths = false);
 
-}  // namespace simtlm::hw
+}  // namespace simtlm::studies

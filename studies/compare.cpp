@@ -55,7 +55,7 @@ bool any_rtl(const CompareRequest& request) {
 
 // --rtl: one set of units per permutation, its permutation table loaded with that permutation.
 void make_study_units(const launch::Session& session, const CompareRequest& request,
-                      std::vector<hw::UnitSet>& unit_sets, hw::StudyUnits& units) {
+                      std::vector<hw::UnitSet>& unit_sets, studies::StudyUnits& units) {
   hw::UnitSelection selection;
   try {
     selection = rtl_selection(request);
@@ -96,7 +96,7 @@ void make_study_units(const launch::Session& session, const CompareRequest& requ
 }
 
 // The machine of one timed mechanism: the configuration with its compaction keys set.
-config::MachineConfig timed_machine(const CompareRequest& request, const hw::StudyMechanism& m) {
+config::MachineConfig timed_machine(const CompareRequest& request, const studies::StudyMechanism& m) {
   config::MachineConfig machine = config::MachineConfig::load(request.config);
   machine.set("divergence.unit", std::string(hw::traits(hw::unit_of(m.compaction)).name), "compare");
   if (hw::traits(hw::unit_of(m.compaction)).permutes_lanes)
@@ -109,24 +109,24 @@ config::MachineConfig timed_machine(const CompareRequest& request, const hw::Stu
 // `functional`.
 std::vector<TimedMechanism> time_mechanisms(const launch::Session& session, const CompareRequest& request,
                                             const launch::SessionResult& functional, bool& same) {
-  hw::TimingOptions timing_options;
+  sim::TimingOptions timing_options;
   if (any_rtl(request)) timing_options.units = rtl_selection(request);
   std::map<std::string, std::string> functional_sha;
   for (const auto& [name, bytes] : functional.buffers) functional_sha[name] = launch::sha256_hex(bytes);
   // CAPRI is a timing mechanism only (its decisions depend on time): timed under each permutation.
-  std::vector<hw::StudyMechanism> timed = hw::study_mechanisms(request.permutations);
+  std::vector<studies::StudyMechanism> timed = studies::study_mechanisms(request.permutations);
   for (hw::NamedPermutation p : request.permutations) timed.push_back({hw::Compaction::capri, p});
   std::vector<TimedMechanism> out;
-  for (const hw::StudyMechanism& m : timed) {
+  for (const studies::StudyMechanism& m : timed) {
     const config::MachineConfig machine = timed_machine(request, m);
-    hw::TimingOptions options = timing_options;
+    sim::TimingOptions options = timing_options;
     const bool permuted = hw::traits(hw::unit_of(m.compaction)).permutes_lanes;
     if (!permuted || !hw::is_xor_permutation(m.permutation)) {
       options.units.rtl_permutation = false;  // no table to hold: the C++ mapping
     }
     options.units.check = options.units.check && options.units.any_rtl();
     const ChildRun run = read_child_document(
-        hw::run_timing_in_child(session.launch(), request.session_options, machine, options));
+        sim::run_timing_in_child(session.launch(), request.session_options, machine, options));
     if (!run.error.empty())
       throw std::runtime_error(fmt::format("{} ({}): {}", request.launch.string(), m.label(), run.error));
     for (const auto& [name, sha] : functional_sha) {
@@ -179,12 +179,12 @@ CompareResult compare(launch::Session& session, const CompareRequest& request) {
   }
   const std::unique_ptr<launch::DeviceImage> image = session.prepare_device();
   std::vector<hw::UnitSet> unit_sets;
-  hw::StudyUnits units;
+  studies::StudyUnits units;
   if (any_rtl(request)) make_study_units(session, request, unit_sets, units);
   CompareResult result;
   try {
-    result.study = hw::run_compaction_study(session, *image, request.permutations, request.seed,
-                                            unit_sets.empty() ? nullptr : &units, request.log_paths);
+    result.study = studies::run_compaction_study(session, *image, request.permutations, request.seed,
+                                                 unit_sets.empty() ? nullptr : &units, request.log_paths);
   } catch (const ptx::KernelError& e) {
     throw std::runtime_error(fmt::format("{}: {}", request.launch.string(), e.what()));
   } catch (const hw::RtlMismatch& e) {
@@ -224,9 +224,9 @@ nlohmann::json compare_document(const CompareResult& result, const CompareReques
 }
 
 std::string paths_lines(const CompareResult& result) {
-  const hw::CompactionStudy& study = result.study;
+  const studies::CompactionStudy& study = result.study;
   std::string lines;
-  for (const hw::PathRecord& r : study.paths) {
+  for (const studies::PathRecord& r : study.paths) {
     nlohmann::json warps = nlohmann::json::object();
     for (size_t m = 0; m < study.mechanisms.size(); ++m) warps[study.mechanisms[m]] = r.warps[m];
     lines += nlohmann::json{

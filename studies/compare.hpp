@@ -31,7 +31,7 @@ struct CompareRequest {
 
 // One mechanism on the timing model: the figures compare reports of the run's statistics.
 struct TimedMechanism {
-  hw::StudyMechanism mechanism;
+  studies::StudyMechanism mechanism;
   uint64_t cycles = 0;
   double ipc = 0;
   uint64_t warp_instructions = 0;
@@ -43,7 +43,7 @@ struct TimedMechanism {
 };
 
 struct CompareResult {
-  hw::CompactionStudy study;
+  studies::CompactionStudy study;
   // Empty without a configuration; else the study's mechanisms in its order, then capri+P per permutation.
   std::vector<TimedMechanism> timed;
   bool outputs_equal_functional = false;  // every run's buffers equal the functional run's

@@ -9,7 +9,9 @@
 #include "models/launch/session.hpp"
 #include "models/ptx/cfg.hpp"
 
-namespace simtlm::hw {
+namespace simtlm::studies {
+
+using namespace hw;  // the timing model this layer drives
 
 StackRunner::StackRunner(StackParams params, uint64_t instruction_budget)
     : params_(params), budget_(instruction_budget) {}
@@ -83,4 +85,4 @@ StackRunResult StackRunner::run(const launch::Launch& launch) const {
   return result;
 }
 
-}  // namespace simtlm::hw
+}  // namespace simtlm::studies

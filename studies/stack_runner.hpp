@@ -13,7 +13,11 @@
 #include "hw/stack_params.hpp"
 #include "models/launch/launch.hpp"
 
-namespace simtlm::hw {
+namespace simtlm::studies {
+
+using hw::MemRequest;
+using hw::StackCounters;
+using hw::StackParams;
 
 struct StackRunResult {
   std::map<std::string, std::vector<uint8_t>> buffers;  // final contents of every buffer
@@ -36,4 +40,4 @@ class StackRunner {
   uint64_t budget_;
 };
 
-}  // namespace simtlm::hw
+}  // namespace simtlm::studies

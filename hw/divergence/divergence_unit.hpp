@@ -150,8 +150,11 @@ class DivergenceUnit {
   virtual void barrier_arrived(uint32_t /*slot*/, uint64_t /*now*/) {}
   virtual void completed(uint32_t slot, uint32_t pc, uint64_t now) = 0;
   // What the memory system did for a slot that waits on its accesses (core.switch_on_memory): the one hook
-  // for memory-latency divergence (dynamic warp subdivision) and for the end of the wait.
-  virtual void memory_event(uint32_t /*slot*/, const MemoryEvent& /*event*/, uint64_t /*now*/) {}
+  // for memory-latency divergence (dynamic warp subdivision) and for the end of the wait. Returns whether
+  // the unit may have changed its slots (the SM then looks at them again this cycle).
+  virtual bool memory_event(uint32_t /*slot*/, const MemoryEvent& /*event*/, uint64_t /*now*/) {
+    return false;
+  }
   // The unit's own statistics, added to the run's (groups declared in divergence_stats_decls()); the SM's
   // counters of every unit (DivergenceStats) are stats() above.
   virtual void add_statistics(stats::Group& /*run*/) const {}

@@ -41,7 +41,7 @@ class WarpSlices final : public DivergenceUnit {
   void exit(uint32_t slot, uint32_t pc, const PartMasks& exited, uint64_t now) override;
   void executed(uint32_t slot, uint32_t pc, ptx::LaneMask call_lanes, uint64_t now) override;
   void completed(uint32_t, uint32_t, uint64_t) override {}
-  void memory_event(uint32_t slot, const MemoryEvent& event, uint64_t now) override;
+  bool memory_event(uint32_t slot, const MemoryEvent& event, uint64_t now) override;
 
   void add_statistics(stats::Group& run) const override { add_wpu_totals(run.group("wpu"), wpu_); }
   const WarpSliceTable& table() const { return wst_; }

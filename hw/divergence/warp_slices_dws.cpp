@@ -40,12 +40,15 @@ void WarpSlices::start_second(uint32_t e, uint64_t ready_cycle) {
   host_.start_slot(capacity() + e, ready_cycle, Stall::branch);
 }
 
-void WarpSlices::memory_event(uint32_t slot, const MemoryEvent& event, uint64_t now) {
-  if (event.kind == MemoryEvent::Kind::hits_answered) {
-    hits_answered(slot, event.hit_lanes, now);
-  } else {
+bool WarpSlices::memory_event(uint32_t slot, const MemoryEvent& event, uint64_t now) {
+  if (event.kind == MemoryEvent::Kind::accesses_done) {
     accesses_done(slot, now);
+    return true;
   }
+  // Subdivision on: the hits may run ahead of the misses.
+  const bool subdividing = dws_;
+  hits_answered(slot, event.hit_lanes, now);
+  return subdividing;
 }
 
 void WarpSlices::hits_answered(uint32_t slot, ptx::LaneMask hit_lanes, uint64_t now) {

@@ -171,10 +171,10 @@ void Sm::note_hit(PendingOp& op, uint64_t tag, const Answer& answer) {
   if (op.hits_told || op.hit_lanes == 0 || op.remaining <= 1 || lsu_.hits_pending(tag)) return;
   op.hits_told = true;
   const IssueSlot& w = slot(op.slot);
+  const MemoryEvent hits{MemoryEvent::Kind::hits_answered, op.hit_lanes};
   // A subdividing unit's slots share contexts: cycle() looks at every slot afresh, no invalidation here.
-  if (w.live && w.generation == op.generation)
-    unit_->memory_event(op.slot, MemoryEvent{MemoryEvent::Kind::hits_answered, op.hit_lanes}, now_cycle());
-  wake_at(now_cycle());
+  if (w.live && w.generation == op.generation && unit_->memory_event(op.slot, hits, now_cycle()))
+    wake_at(now_cycle());
 }
 
 void Sm::on_response(uint64_t tag, const Answer& answer) {

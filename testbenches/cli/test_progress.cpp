@@ -243,7 +243,7 @@ TEST_F(ProgressCli, TerminalLineIsErasedBeforeAnErrorMessage) {
       << run.err;
 }
 
-// hw::run_timing_in_child runs the model in a forked child: the child's display writes the lines, the
+// sim::run_timing_in_child runs the model in a forked child: the child's display writes the lines, the
 // parent's copy writes none, so the last line appears exactly once.
 TEST(ProgressChild, TimingRunInAChildShowsTheLastLineOnce) {
   char name[] = "/tmp/simtlm-progress-child-XXXXXX";
@@ -252,8 +252,8 @@ TEST(ProgressChild, TimingRunInAChildShowsTheLastLineOnce) {
   launch::SessionOptions options;
   options.find_reference = workloads::find_reference;
   options.progress = std::make_shared<sim::ProgressLine>(sim::ProgressStyle::lines, true, 1, fd);
-  const nlohmann::json r =
-      hw::run_timing_in_child(launch::load_launch(kMandelbrot), options, config::MachineConfig::load(kFermi));
+  const nlohmann::json r = sim::run_timing_in_child(launch::load_launch(kMandelbrot), options,
+                                                    config::MachineConfig::load(kFermi));
   options.progress.reset();
   close(fd);
   const std::string text = read_text(name);

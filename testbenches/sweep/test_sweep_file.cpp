@@ -4,15 +4,15 @@
 #include <set>
 
 #include "models/launch/launch.hpp"
-#include "sim/sweep_file.hpp"
+#include "sweep/sweep_file.hpp"
 #include "testbenches/sweep/sweep_fixture.hpp"
 
 namespace simtlm::testing {
 namespace {
 
-using sim::expand_jobs;
-using sim::load_sweep_file;
-using sim::SweepError;
+using sweep::expand_jobs;
+using sweep::load_sweep_file;
+using sweep::SweepError;
 
 class SweepFile : public SweepTest {
  protected:

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "sim/sweep_store.hpp"
+#include "sweep/sweep_store.hpp"
 #include "testbenches/sweep/sweep_fixture.hpp"
 
 namespace simtlm::testing {
@@ -49,7 +49,7 @@ TEST_F(SweepLocal, RunsEveryJobAndWritesTheTables) {
   const auto csv = lines_of(slurp(out() / "results.csv"));
   ASSERT_EQ(csv.size(), 5u);
   EXPECT_EQ(csv[0], "job,launch,config,overrides,mechanism,seed,state,cycles,warp_instructions");
-  const auto plan = sim::read_plan(out());
+  const auto plan = sweep::read_plan(out());
   ASSERT_EQ(plan.size(), 4u);
   for (size_t i = 0; i < plan.size(); ++i) {
     const json stats = json::parse(slurp(out() / "jobs" / plan[i].id / "out" / "stats.json"));
@@ -78,7 +78,7 @@ TEST_F(SweepLocal, RunsEveryJobAndWritesTheTables) {
 TEST_F(SweepLocal, AFinishedJobIsNeverRunAgain) {
   const fs::path file = sweep_file(kSmall);
   ASSERT_EQ(sweep(file).exit_code, 0);
-  const auto plan = sim::read_plan(out());
+  const auto plan = sweep::read_plan(out());
   const auto before = fs::last_write_time(out() / "jobs" / plan[0].id / "status.json");
   const std::string results = slurp(out() / "results.csv");
   const CommandResult again = sweep(file);
@@ -90,7 +90,7 @@ TEST_F(SweepLocal, AFinishedJobIsNeverRunAgain) {
 
 TEST_F(SweepLocal, PruneRemovesOnlyTheJobsThePlanNoLongerUses) {
   ASSERT_EQ(sweep(sweep_file(kSmall)).exit_code, 0);
-  const auto old_plan = sim::read_plan(out());
+  const auto old_plan = sweep::read_plan(out());
   // Another machine size: four new ids; the four old directories stay until --prune.
   const fs::path changed =
       sweep_file(std::string(kSmall) + "overrides: [{name: two-sms, set: [gpu.sms=2]}]\n");
@@ -101,7 +101,7 @@ TEST_F(SweepLocal, PruneRemovesOnlyTheJobsThePlanNoLongerUses) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("removed 4 job directories"), std::string::npos) << r.output;
   for (const auto& job : old_plan) EXPECT_FALSE(fs::exists(out() / "jobs" / job.id));
-  for (const auto& job : sim::read_plan(out()))
+  for (const auto& job : sweep::read_plan(out()))
     EXPECT_TRUE(fs::exists(out() / "jobs" / job.id / "status.json"));
   EXPECT_TRUE(fs::exists(out() / "jobs" / "notes.txt"));
 }
@@ -140,7 +140,7 @@ TEST_F(SweepLocal, AnInterruptedSweepResumesWhereItStopped) {
   auto finished = [&] {
     if (!fs::exists(out() / "plan.jsonl")) return size_t(0);
     size_t n = 0;
-    for (const auto& job : sim::read_plan(out())) n += fs::exists(out() / "jobs" / job.id / "status.json");
+    for (const auto& job : sweep::read_plan(out())) n += fs::exists(out() / "jobs" / job.id / "status.json");
     return n;
   };
   while (finished() < 1 && std::chrono::steady_clock::now() < deadline)
@@ -157,7 +157,7 @@ TEST_F(SweepLocal, AnInterruptedSweepResumesWhereItStopped) {
   pattern_text << '[' << path.front() << ']' << (path.c_str() + 1) << "/jobs";
   const std::string pattern = pattern_text.str();
   EXPECT_EQ(run_shell("pgrep -f '" + pattern + "'").output, "") << "no child outlives the sweep";
-  for (const auto& job : sim::read_plan(out()))
+  for (const auto& job : sweep::read_plan(out()))
     EXPECT_FALSE(fs::exists(out() / "jobs" / job.id / "out.partial"));
   const CommandResult resumed = sweep(file);
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
@@ -168,7 +168,7 @@ TEST_F(SweepLocal, AnInterruptedSweepResumesWhereItStopped) {
 
 TEST_F(SweepLocal, ASecondSweepIntoTheSameDirectoryIsRefused) {
   const fs::path file = sweep_file(kSmall);
-  const sim::SweepLock held(out());
+  const sweep::SweepLock held(out());
   const CommandResult r = sweep(file);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.output.find("is in use by another sweep (pid " + std::to_string(getpid()) + " on host "),

@@ -6,19 +6,19 @@
 
 #include <cstdlib>
 
-#include "sim/sweep_slurm.hpp"
+#include "sweep/sweep_slurm.hpp"
 #include "testbenches/sweep/sweep_fixture.hpp"
 
 namespace simtlm::testing {
 namespace {
 
-using sim::SlurmError;
+using sweep::SlurmError;
 
 TEST(SlurmParse, ArrayIndexes) {
-  EXPECT_EQ(sim::parse_array_indexes("0-3,5,7-11:2%4"), (std::vector<uint64_t>{0, 1, 2, 3, 5, 7, 9, 11}));
-  EXPECT_EQ(sim::parse_array_indexes("4"), (std::vector<uint64_t>{4}));
+  EXPECT_EQ(sweep::parse_array_indexes("0-3,5,7-11:2%4"), (std::vector<uint64_t>{0, 1, 2, 3, 5, 7, 9, 11}));
+  EXPECT_EQ(sweep::parse_array_indexes("4"), (std::vector<uint64_t>{4}));
   for (const char* bad : {"", "a", "3-1", "1-4:0", "1-", "-2", "1,,2"})
-    EXPECT_THROW(sim::parse_array_indexes(bad), SlurmError) << bad;
+    EXPECT_THROW(sweep::parse_array_indexes(bad), SlurmError) << bad;
 }
 
 TEST(SlurmParse, ScontrolRecordsOfTheArrayOnly) {
@@ -30,42 +30,42 @@ TEST(SlurmParse, ScontrolRecordsOfTheArrayOnly) {
       "JobId=5 ArrayJobId=1 ArrayTaskId=3 JobName=t JobState=FAILED Reason=NonZeroExitCode ExitCode=3:0\n"
       "JobId=7 ArrayJobId=1 ArrayTaskId=6-8 JobName=t JobState=CANCELLED Reason=None ExitCode=0:0\n"
       "JobId=9 ArrayJobId=10 ArrayTaskId=0 JobName=u JobState=TIMEOUT ExitCode=0:15\n";
-  const auto tasks = sim::parse_scontrol_tasks(text, "1");
+  const auto tasks = sweep::parse_scontrol_tasks(text, "1");
   ASSERT_EQ(tasks.size(), 5u);
   EXPECT_EQ(tasks.at(5).state, "COMPLETED");
   EXPECT_EQ(tasks.at(3).state, "FAILED");
   EXPECT_EQ(tasks.at(3).exit_code, "3:0");
   for (uint64_t t : {6, 7, 8}) EXPECT_EQ(tasks.at(t).state, "CANCELLED");
-  EXPECT_EQ(sim::parse_scontrol_tasks(text, "10").at(0).state, "TIMEOUT");
-  EXPECT_THROW(sim::parse_scontrol_tasks("JobId=2 ArrayJobId=1 ArrayTaskId=2 ExitCode=0:0\n", "1"),
+  EXPECT_EQ(sweep::parse_scontrol_tasks(text, "10").at(0).state, "TIMEOUT");
+  EXPECT_THROW(sweep::parse_scontrol_tasks("JobId=2 ArrayJobId=1 ArrayTaskId=2 ExitCode=0:0\n", "1"),
                SlurmError);
 }
 
 TEST(SlurmParse, SacctLines) {
-  const auto tasks = sim::parse_sacct_tasks(
+  const auto tasks = sweep::parse_sacct_tasks(
       "12_3|COMPLETED|0:0\n12_[4-6]|CANCELLED by 0|0:0\n12_7|TIMEOUT|0:15\n120_1|FAILED|1:0\n\n", "12");
   ASSERT_EQ(tasks.size(), 5u);
   EXPECT_EQ(tasks.at(3).state, "COMPLETED");
   EXPECT_EQ(tasks.at(5).state, "CANCELLED");
   EXPECT_EQ(tasks.at(7).exit_code, "0:15");
-  EXPECT_THROW(sim::parse_sacct_tasks("12_3 COMPLETED\n", "12"), SlurmError);
+  EXPECT_THROW(sweep::parse_sacct_tasks("12_3 COMPLETED\n", "12"), SlurmError);
 }
 
 TEST(SlurmParse, SqueueLines) {
-  const auto tasks = sim::parse_squeue_tasks("0 RUNNING\n2 PENDING\n");
+  const auto tasks = sweep::parse_squeue_tasks("0 RUNNING\n2 PENDING\n");
   ASSERT_EQ(tasks.size(), 2u);
   EXPECT_EQ(tasks.at(0), "RUNNING");
   EXPECT_EQ(tasks.at(2), "PENDING");
-  EXPECT_THROW(sim::parse_squeue_tasks("N/A RUNNING\n"), SlurmError);
-  EXPECT_THROW(sim::parse_squeue_tasks("1 RUNNING now\n"), SlurmError);
+  EXPECT_THROW(sweep::parse_squeue_tasks("N/A RUNNING\n"), SlurmError);
+  EXPECT_THROW(sweep::parse_squeue_tasks("1 RUNNING now\n"), SlurmError);
 }
 
 TEST(SlurmScript, QuotesEveryPath) {
-  EXPECT_EQ(sim::shell_quote("/a/b-c_1.x"), "/a/b-c_1.x");
-  EXPECT_EQ(sim::shell_quote("a b"), "'a b'");
-  EXPECT_EQ(sim::shell_quote("it's"), "'it'\\''s'");
-  EXPECT_EQ(sim::shell_quote(""), "''");
-  const std::string script = sim::array_script("/opt/sim tlm", "/data/it's", "/data/l.txt", 3);
+  EXPECT_EQ(sweep::shell_quote("/a/b-c_1.x"), "/a/b-c_1.x");
+  EXPECT_EQ(sweep::shell_quote("a b"), "'a b'");
+  EXPECT_EQ(sweep::shell_quote("it's"), "'it'\\''s'");
+  EXPECT_EQ(sweep::shell_quote(""), "''");
+  const std::string script = sweep::array_script("/opt/sim tlm", "/data/it's", "/data/l.txt", 3);
   EXPECT_NE(script.find("\nexec '/opt/sim tlm' sweep-task '/data/it'\\''s' --list /data/l.txt --index "
                         "\"$SLURM_ARRAY_TASK_ID\" --chunk 3\n"),
             std::string::npos)
@@ -90,17 +90,17 @@ class SlurmFake : public SweepTest {
     spit(dir_ / "bin" / name, "#!/bin/sh\n" + body + "\n");
     fs::permissions(dir_ / "bin" / name, fs::perms::owner_all);
   }
-  std::vector<sim::JobSpec> two_jobs() {
-    std::vector<sim::JobSpec> jobs(2);
+  std::vector<sweep::JobSpec> two_jobs() {
+    std::vector<sweep::JobSpec> jobs(2);
     jobs[0].id = "0123456789abcdef";
     jobs[1].id = "fedcba9876543210";
-    for (sim::JobSpec& j : jobs) j.argv = {"run", "--launch", "x.yaml"};
+    for (sweep::JobSpec& j : jobs) j.argv = {"run", "--launch", "x.yaml"};
     return jobs;
   }
-  std::string error_of(const sim::SlurmOptions& options) {
-    sim::SweepProgress progress(sim::ProgressStyle::off);
+  std::string error_of(const sweep::SlurmOptions& options) {
+    sweep::SweepProgress progress(ProgressStyle::off);
     try {
-      sim::run_on_slurm(dir_ / "sweep", two_jobs(), options, progress);
+      sweep::run_on_slurm(dir_ / "sweep", two_jobs(), options, progress);
     } catch (const SlurmError& e) {
       return e.what();
     }
@@ -117,7 +117,7 @@ TEST_F(SlurmFake, MissingSbatchIsNamed) {
 
 TEST_F(SlurmFake, FailingSbatchQuotesItsStderr) {
   fake("sbatch", "echo 'sbatch: error: invalid partition specified: nope' >&2; exit 1");
-  sim::SlurmOptions options;
+  sweep::SlurmOptions options;
   options.partition = "nope";
   const std::string e = error_of(options);
   EXPECT_NE(e.find("`sbatch --parsable --job-name=simtlm-sweep --array=0-1 "), std::string::npos) << e;
@@ -139,21 +139,21 @@ TEST_F(SlurmFake, TimedOutTaskLeavesSlurmStatuses) {
   fake("squeue", "exit 0");
   fake("scontrol",
        "echo 'JobId=43 ArrayJobId=42 ArrayTaskId=0 JobState=TIMEOUT Reason=TimeLimit ExitCode=0:15'");
-  sim::SlurmOptions options;
+  sweep::SlurmOptions options;
   options.chunk = 2;
   options.time = "5";
-  sim::SweepProgress progress(sim::ProgressStyle::off);
-  const sim::SweepTally tally = sim::run_on_slurm(dir_ / "sweep", two_jobs(), options, progress);
+  sweep::SweepProgress progress(ProgressStyle::off);
+  const sweep::SweepTally tally = sweep::run_on_slurm(dir_ / "sweep", two_jobs(), options, progress);
   EXPECT_EQ(tally.total, 2u);
   EXPECT_EQ(tally.done, 0u);
   EXPECT_EQ(tally.failed, 2u);
-  for (const sim::JobSpec& job : two_jobs()) {
-    const sim::JobStatus st = sim::read_status(dir_ / "sweep", job);
-    EXPECT_EQ(st.state, sim::JobState::failed);
+  for (const sweep::JobSpec& job : two_jobs()) {
+    const sweep::JobStatus st = sweep::read_status(dir_ / "sweep", job);
+    EXPECT_EQ(st.state, sweep::JobState::failed);
     EXPECT_EQ(st.cause, "slurm");
     EXPECT_EQ(st.exit_code, 128 + 15);
     EXPECT_EQ(st.error.rfind("array task 42_0 ended TIMEOUT (exit 0:15); log: ", 0), 0u) << st.error;
-    EXPECT_TRUE(sim::needs_run(st, false));
+    EXPECT_TRUE(sweep::needs_run(st, false));
   }
   EXPECT_EQ(slurp(dir_ / "sweep/slurm/1/jobs.txt"), "0123456789abcdef\nfedcba9876543210\n");
   EXPECT_NE(slurp(dir_ / "sweep/slurm/1/sbatch.txt").find("--array=0-0 "), std::string::npos);
@@ -165,8 +165,8 @@ TEST_F(SlurmFake, QueuedArrayNeedsResume) {
   fake("sbatch", "echo 42");
   fake("squeue", "exit 0");
   fake("scontrol", "echo 'JobId=42 ArrayJobId=42 ArrayTaskId=0-1 JobState=COMPLETED ExitCode=0:0'");
-  sim::SweepProgress progress(sim::ProgressStyle::off);
-  sim::run_on_slurm(dir_ / "sweep", two_jobs(), {}, progress);
+  sweep::SweepProgress progress(ProgressStyle::off);
+  sweep::run_on_slurm(dir_ / "sweep", two_jobs(), {}, progress);
   // Array 42 now shows as running: a second sweep must not submit the same jobs beside it.
   fake("squeue", "echo '0 RUNNING'; echo '1 PENDING'");
   const std::string e = error_of({});
@@ -177,8 +177,8 @@ TEST_F(SlurmFake, QueuedArrayNeedsResume) {
 
 TEST_F(SlurmFake, SweepTaskRefusesAnIndexPastTheList) {
   spit(dir_ / "list.txt", "0123456789abcdef\n");
-  EXPECT_EQ(sim::run_sweep_task(dir_, dir_ / "list.txt", 1, 1), 1);
-  EXPECT_EQ(sim::run_sweep_task(dir_, dir_ / "missing.txt", 0, 1), 1);
+  EXPECT_EQ(sweep::run_sweep_task(dir_, dir_ / "list.txt", 1, 1), 1);
+  EXPECT_EQ(sweep::run_sweep_task(dir_, dir_ / "missing.txt", 0, 1), 1);
 }
 
 }  // namespace

@@ -26,8 +26,8 @@ TEST_P(TimingCompaction, MatchesTheCtaWideStudy) {
   launch::Session session(l, session_options());
   const launch::SessionResult functional = session.run();
   auto image = session.prepare_device();
-  const hw::CompactionStudy study =
-      hw::run_compaction_study(session, *image, {hw::NamedPermutation::kBalanced});
+  const studies::CompactionStudy study =
+      studies::run_compaction_study(session, *image, {hw::NamedPermutation::kBalanced});
   auto index = [&](const std::string& m) {
     return static_cast<size_t>(std::find(study.mechanisms.begin(), study.mechanisms.end(), m) -
                                study.mechanisms.begin());
@@ -63,7 +63,7 @@ TEST_P(TimingCompaction, MatchesTheCtaWideStudy) {
   if ((l.block.count() + 31) / 32 <= 16) {
     const auto tbc =
         machine("fermi-slp.yaml", {{"compaction.mechanism", "tbc"}, {"compaction.permutation", "balanced"}});
-    hw::TimingOptions rtl;
+    sim::TimingOptions rtl;
     rtl.units = hw::parse_rtl_units("permutation,compactor", true);
     const nlohmann::json a = run_timing_child(l, tbc), b = run_timing_child(l, tbc, rtl);
     ASSERT_FALSE(b.contains("error")) << b["error"];

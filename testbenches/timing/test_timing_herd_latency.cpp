@@ -36,9 +36,9 @@ HerdedRun run(uint32_t rounds, std::optional<uint32_t> load_cycles = {},
   EXPECT_TRUE(herding);
   if (!herding) return {};
   herding->use_machine(m);
-  hw::ChildReport extra;
+  sim::ChildReport extra;
   extra.report = [&](nlohmann::json& out) { out["herding"] = herding->statistics(); };
-  const nlohmann::json out = hw::run_timing_in_child(l, options, m, {}, extra);
+  const nlohmann::json out = sim::run_timing_in_child(l, options, m, {}, extra);
   EXPECT_FALSE(out.contains("error")) << out.value("error", "");
   if (out.contains("error")) return {};
   return {out["stats"]["cycles"].get<uint64_t>(), out["herding"]};

@@ -20,7 +20,7 @@ struct Runs {
 
 std::vector<uint8_t> timing_buffer(const Runs& r, const std::string& name) {
   if (!r.timing.contains("buffers")) return {};
-  return hw::from_hex(r.timing["buffers"][name].get<std::string>());
+  return sim::from_hex(r.timing["buffers"][name].get<std::string>());
 }
 
 // Runs `workload` herded as `cli` asks on the timing model (in a child, the units `units`) and functionally.
@@ -32,12 +32,12 @@ Runs run_herded(const std::string& workload, const sim::HerdingCli& cli, const h
     launch::Launch l = launch::load_launch(workload_launch(workload), launch_sets);
     launch::SessionOptions options = session_options();
     std::unique_ptr<sim::HerdingRun> herding = sim::prepare_herding(l, cli, units, options);
-    hw::ChildReport extra;
+    sim::ChildReport extra;
     extra.buffers = true;
     extra.report = [&](nlohmann::json& out) {
       if (herding) out["herding"] = herding->statistics();
     };
-    r.timing = hw::run_timing_in_child(l, options, m, {}, extra);
+    r.timing = sim::run_timing_in_child(l, options, m, {}, extra);
     EXPECT_FALSE(r.timing.contains("error")) << r.timing.value("error", "");
   }
   launch::Launch l = launch::load_launch(workload_launch(workload), launch_sets);

@@ -28,7 +28,7 @@ BothRuns run_both(ptx::ExecutionHooks hooks, const config::MachineConfig& m) {
   launch::SessionOptions options = session_options();
   options.hooks = hooks;
   BothRuns r;
-  r.timing = hw::run_timing_in_child(l, options, m);
+  r.timing = sim::run_timing_in_child(l, options, m);
   const uint32_t line =
       static_cast<uint32_t>(m.flag("l1.enabled") ? m.u("l1.line_bytes") : m.u("l2.line_bytes"));
   const hw::Coalescer coalescer(static_cast<uint32_t>(std::stoul(m.str("lsu.segment_bytes"))), line);
@@ -124,7 +124,7 @@ TEST(TimingHooks, ALaunchSequenceSeesTheHooksInEveryLaunch) {
   RedirectToFirstLane load;
   launch::SessionOptions options = session_options();
   options.hooks = {&branch, &load};
-  const nlohmann::json t = hw::run_timing_in_child(l, options, machine("default.yaml"));
+  const nlohmann::json t = sim::run_timing_in_child(l, options, machine("default.yaml"));
   ASSERT_FALSE(t.contains("error")) << t.value("error", "");
   launch::SequenceSession functional(l, options);
   const launch::SessionResult f = functional.run();

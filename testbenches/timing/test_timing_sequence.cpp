@@ -20,11 +20,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// hw::run_timing_in_child runs a sequence file in one simulation of a forked child.
+// sim::run_timing_in_child runs a sequence file in one simulation of a forked child.
 nlohmann::json run_sequence_in_child(const fs::path& file, const config::MachineConfig& machine) {
   launch::SessionOptions options;
   options.find_reference = workloads::find_reference;
-  return hw::run_timing_in_child(launch::load_launch(file), options, machine);
+  return sim::run_timing_in_child(launch::load_launch(file), options, machine);
 }
 
 nlohmann::json functional_sha256(const fs::path& file) {

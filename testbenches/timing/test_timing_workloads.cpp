@@ -94,7 +94,7 @@ TEST(TimingTraces, WarpTraceHasOneLinePerIssueAndVcdIsWritten) {
   const launch::Launch l = launch::load_launch(workload_launch("single_loop"));
   const fs::path dir = fs::temp_directory_path() / ("simtlm_trace_" + std::to_string(getpid()));
   fs::create_directories(dir);
-  hw::TimingOptions options;
+  sim::TimingOptions options;
   options.vcd = dir / "wave.vcd";
   std::ofstream trace(dir / "warps.txt");
   options.warp_trace = &trace;
@@ -126,7 +126,7 @@ namespace {
 TEST(TimingRtl, RtlCheckAgreesAndChangesNothing) {
   for (const std::string name : {"bfs", "bitonic", "mandelbrot"}) {
     const launch::Launch l = launch::load_launch(workload_launch(name));
-    hw::TimingOptions rtl;
+    sim::TimingOptions rtl;
     rtl.units = hw::parse_rtl_units("all", true);
     const nlohmann::json a = run_timing_child(l, machine("default.yaml")),
                          b = run_timing_child(l, machine("default.yaml"), rtl);

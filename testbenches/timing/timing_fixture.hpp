@@ -36,8 +36,8 @@ inline launch::SessionOptions session_options() {
 }
 
 inline nlohmann::json run_timing_child(const launch::Launch& l, const config::MachineConfig& machine,
-                                       const hw::TimingOptions& options = {}) {
-  return hw::run_timing_in_child(l, session_options(), machine, options);
+                                       const sim::TimingOptions& options = {}) {
+  return sim::run_timing_in_child(l, session_options(), machine, options);
 }
 
 inline config::MachineConfig machine(const std::string& file,

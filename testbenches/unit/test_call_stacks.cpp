@@ -1,5 +1,5 @@
 // Call frames on both reconvergence stacks: the functional runner's (ptx::SimtStack) and the timing model's
-// (hw::SimtStack, postdom and token), step by step and through hw::StackRunner on nvcc's call kernels.
+// (hw::SimtStack, postdom and token), step by step and through studies::StackRunner on nvcc's call kernels.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -92,7 +92,7 @@ TEST(CallStacks, TimingStackReturnsEveryLaneAtTheCallersEntryUnderBothDiscipline
   }
 }
 
-// nvcc's call kernels on one warp through hw::StackRunner give the functional run's buffers.
+// nvcc's call kernels on one warp through studies::StackRunner give the functional run's buffers.
 TEST(CallStacks, StackRunnerMatchesTheFunctionalRunOnCallKernels) {
   for (const char* yaml : {"device_calls_O3.yaml", "device_calls_O0.yaml"}) {
     launch::Launch l =
@@ -103,7 +103,7 @@ TEST(CallStacks, StackRunnerMatchesTheFunctionalRunOnCallKernels) {
     const launch::SessionResult f = session.run();
     ASSERT_TRUE(f.ok()) << yaml;
     for (const hw::Discipline d : {hw::Discipline::postdom, hw::Discipline::token}) {
-      const hw::StackRunResult r = hw::StackRunner(params(d)).run(l);
+      const studies::StackRunResult r = studies::StackRunner(params(d)).run(l);
       EXPECT_EQ(r.buffers, f.buffers) << yaml;
       EXPECT_EQ(r.warp_instructions, f.stats.warp_instructions) << yaml << " " << int(d);
       EXPECT_GT(r.stack.max_depth, 3u) << yaml;  // fib's recursion nests call frames
@@ -119,7 +119,7 @@ TEST(CallStacks, CompactionStudyRefusesKernelsWithCalls) {
   const launch::Session session(l, {});
   const std::unique_ptr<launch::DeviceImage> image = session.prepare_device();
   try {
-    hw::run_compaction_study(session, *image, {hw::NamedPermutation::kIdentity});
+    studies::run_compaction_study(session, *image, {hw::NamedPermutation::kIdentity});
     FAIL() << "no error";
   } catch (const ptx::KernelError& e) {
     EXPECT_EQ(

@@ -27,7 +27,7 @@ launch::SessionOptions options() {
 const std::vector<hw::NamedPermutation> kAll(std::begin(hw::kAllNamedPermutations),
                                              std::end(hw::kAllNamedPermutations));
 
-size_t index_of(const hw::CompactionStudy& s, const std::string& mechanism) {
+size_t index_of(const studies::CompactionStudy& s, const std::string& mechanism) {
   return static_cast<size_t>(std::find(s.mechanisms.begin(), s.mechanisms.end(), mechanism) -
                              s.mechanisms.begin());
 }
@@ -38,11 +38,11 @@ TEST_P(CompactionStudyWorkload, MatchesFunctionalAndIsBoundedByIdeal) {
   launch::Session session(workload(GetParam()), options());
   const launch::SessionResult functional = session.run();
   auto image = session.prepare_device();
-  const hw::CompactionStudy s = hw::run_compaction_study(session, *image, kAll, 1, nullptr, true);
+  const studies::CompactionStudy s = studies::run_compaction_study(session, *image, kAll, 1, nullptr, true);
   EXPECT_EQ(s.buffers, functional.buffers);
   // The per-path log adds up to the per-class totals.
   std::vector<uint64_t> logged(s.mechanisms.size(), 0);
-  for (const hw::PathRecord& r : s.paths) {
+  for (const studies::PathRecord& r : s.paths) {
     for (size_t m = 0; m < logged.size(); ++m) logged[m] += r.warps[m];
   }
   for (size_t m = 0; m < logged.size(); ++m) {
@@ -57,7 +57,7 @@ TEST_P(CompactionStudyWorkload, MatchesFunctionalAndIsBoundedByIdeal) {
   for (const auto& [pc, b] : s.branches) {
     divergent += b.divergent;
     // A divergent CTA-wide branch makes two paths, counted under its class in every mechanism.
-    for (const hw::MechanismCounts& c : b.by_mechanism) EXPECT_EQ(c.paths, 2 * b.divergent) << pc;
+    for (const studies::MechanismCounts& c : b.by_mechanism) EXPECT_EQ(c.paths, 2 * b.divergent) << pc;
   }
   for (size_t m = 0; m < s.mechanisms.size(); ++m) {
     EXPECT_GE(s.warp_instructions[m], s.warp_instructions[ideal]) << s.mechanisms[m];
@@ -80,8 +80,8 @@ INSTANTIATE_TEST_SUITE_P(Suite, CompactionStudyWorkload, ::testing::ValuesIn(wor
 TEST(CompactionStudy, BitonicPBranchesNeedThePermutation) {
   launch::Session session(workload("bitonic"), options());
   auto image = session.prepare_device();
-  const hw::CompactionStudy s = hw::run_compaction_study(session, *image, kAll);
-  const hw::MechanismCounts& ideal = s.p_branches[index_of(s, "ideal")];
+  const studies::CompactionStudy s = studies::run_compaction_study(session, *image, kAll);
+  const studies::MechanismCounts& ideal = s.p_branches[index_of(s, "ideal")];
   ASSERT_GT(ideal.compacted, 0u);
   EXPECT_EQ(s.p_branches[index_of(s, "tbc+identity")].compacted, 0u);
   EXPECT_EQ(s.p_branches[index_of(s, "tbc+balanced")].compacted, ideal.compacted);
@@ -93,7 +93,7 @@ TEST(CompactionStudy, BarrierOnPartOfAPathIsReported) {
       launch::load_launch(fs::path(SIMTLM_SOURCE_DIR) / "testbenches/timing/deadlock.yaml"), options());
   auto image = session.prepare_device();
   try {
-    hw::run_compaction_study(session, *image, kAll);
+    studies::run_compaction_study(session, *image, kAll);
     FAIL() << "expected an error";
   } catch (const ptx::KernelError& e) {
     const std::string what = e.what();

@@ -46,12 +46,13 @@ TEST(SharedRules, LocationSpellsFileColonLine) {
 TEST(SharedRules, StudyMechanismLabelsAreTheStudysSpelling) {
   using hw::Compaction;
   using hw::NamedPermutation;
-  EXPECT_EQ((hw::StudyMechanism{Compaction::none, NamedPermutation::kBalanced}.label()), "no_tbc");
-  EXPECT_EQ((hw::StudyMechanism{Compaction::ideal, NamedPermutation::kBalanced}.label()), "ideal");
-  EXPECT_EQ((hw::StudyMechanism{Compaction::tbc, NamedPermutation::kRevWid}.label()), "tbc+rev_wid");
-  EXPECT_EQ((hw::StudyMechanism{Compaction::capri, NamedPermutation::kIdentity}.label()), "capri+identity");
+  EXPECT_EQ((studies::StudyMechanism{Compaction::none, NamedPermutation::kBalanced}.label()), "no_tbc");
+  EXPECT_EQ((studies::StudyMechanism{Compaction::ideal, NamedPermutation::kBalanced}.label()), "ideal");
+  EXPECT_EQ((studies::StudyMechanism{Compaction::tbc, NamedPermutation::kRevWid}.label()), "tbc+rev_wid");
+  EXPECT_EQ((studies::StudyMechanism{Compaction::capri, NamedPermutation::kIdentity}.label()),
+            "capri+identity");
   std::vector<std::string> labels;
-  for (const auto& m : hw::study_mechanisms({NamedPermutation::kIdentity, NamedPermutation::kOddEven}))
+  for (const auto& m : studies::study_mechanisms({NamedPermutation::kIdentity, NamedPermutation::kOddEven}))
     labels.push_back(m.label());
   EXPECT_EQ(labels, (std::vector<std::string>{"no_tbc", "ideal", "tbc+identity", "tbc+odd_even"}));
 }

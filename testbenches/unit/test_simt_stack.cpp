@@ -1,4 +1,4 @@
-// hw::SimtStack (both disciplines), hw::SpillEngine and hw::StackRunner, down to the divergence-cost
+// hw::SimtStack (both disciplines), hw::SpillEngine and studies::StackRunner, down to the divergence-cost
 // paper's exact integers on the single_loop and double_loop workloads.
 #include <gtest/gtest.h>
 
@@ -248,8 +248,8 @@ launch::Launch workload(const std::string& name, int n) {
   return l;
 }
 
-hw::StackRunResult run_and_check(const launch::Launch& l, const StackParams& p) {
-  hw::StackRunResult r = hw::StackRunner(p).run(l);
+studies::StackRunResult run_and_check(const launch::Launch& l, const StackParams& p) {
+  studies::StackRunResult r = studies::StackRunner(p).run(l);
   launch::SessionOptions o;
   o.find_reference = workloads::find_reference;
   launch::Session session(l, o);

@@ -4,10 +4,10 @@
 #include <filesystem>
 #include <vector>
 
-#include "sim/sweep_job.hpp"
-#include "sim/sweep_progress.hpp"
+#include "sweep/sweep_job.hpp"
+#include "sweep/sweep_progress.hpp"
 
-namespace simtlm::sim {
+namespace simtlm::sweep {
 
 // Runs `pending` (distinct jobs that need a run), `parallel` at a time, until all have ended or a stop is
 // requested (a signal: running children are terminated and leave no status). A job that fails is recorded
@@ -16,4 +16,4 @@ namespace simtlm::sim {
 SweepTally run_local(const std::filesystem::path& dir, const std::vector<JobSpec>& pending, unsigned parallel,
                      SweepProgress& progress);
 
-}  // namespace simtlm::sim
+}  // namespace simtlm::sweep

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/sweep_job.hpp"
+#include "sweep/sweep_job.hpp"
 
-namespace simtlm::sim {
+namespace simtlm::sweep {
 
 // Holds DIR/sweep.lock (flock) for the life of the object: a second sweep into DIR is refused with the
 // holder's pid, host and start time. The kernel drops the lock when the process dies, however it dies.
@@ -56,4 +56,4 @@ std::string status_report(const std::filesystem::path& dir);
 // The value at a dotted key ("stack.pushes", "sms.0.cycles") of a stats document, or null.
 nlohmann::json stats_value(const nlohmann::json& doc, const std::string& dotted);
 
-}  // namespace simtlm::sim
+}  // namespace simtlm::sweep

@@ -1,4 +1,4 @@
-#include "sim/sweep_job.hpp"
+#include "sweep/sweep_job.hpp"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -17,7 +17,7 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace simtlm::sim {
+namespace simtlm::sweep {
 
 namespace fs = std::filesystem;
 
@@ -274,4 +274,4 @@ void write_file_atomically(const fs::path& path, const std::string& text) {
   }
 }
 
-}  // namespace simtlm::sim
+}  // namespace simtlm::sweep

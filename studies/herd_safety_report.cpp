@@ -1,4 +1,4 @@
-#include "sim/herd_safety_report.hpp"
+#include "studies/herd_safety_report.hpp"
 
 #include <algorithm>
 #include <iomanip>
@@ -10,7 +10,7 @@
 #include "models/launch/device.hpp"
 #include "models/ptx/herd_safety.hpp"
 
-namespace simtlm::sim {
+namespace simtlm::studies {
 namespace {
 
 struct KernelRef {
@@ -174,4 +174,4 @@ nlohmann::json herd_safety_json(const launch::Launch& launch) {
   return nlohmann::json{{"kernels", std::move(kernels)}};
 }
 
-}  // namespace simtlm::sim
+}  // namespace simtlm::studies

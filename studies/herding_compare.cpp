@@ -1,4 +1,4 @@
-#include "sim/herding_compare.hpp"
+#include "studies/herding_compare.hpp"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,9 @@
 #include "sim/host_references.hpp"
 #include "sim/timing_child.hpp"
 
-namespace simtlm::sim {
+namespace simtlm::studies {
+
+using namespace sim;  // the run this experiment drives
 namespace {
 
 namespace fs = std::filesystem;
@@ -75,12 +77,12 @@ ComparedRun run_timed(const launch::Launch& l, const launch::SessionOptions& opt
     const launch::Session session(l, options);
     check_kernels(herding, session);
   }
-  hw::TimingOptions timing;
+  sim::TimingOptions timing;
   timing.units = request.units;
-  hw::ChildReport extra;
+  sim::ChildReport extra;
   extra.buffers = true;
   if (herding) extra.report = [herding](nlohmann::json& out) { out["herding"] = herding->statistics(); };
-  const nlohmann::json out = hw::run_timing_in_child(l, options, machine, timing, extra);
+  const nlohmann::json out = sim::run_timing_in_child(l, options, machine, timing, extra);
   if (out.contains("error")) {
     throw std::runtime_error(fmt::format("{}: the {} timing run failed: {}", l.path.string(), which,
                                          out["error"].get<std::string>()));
@@ -91,7 +93,7 @@ ComparedRun run_timed(const launch::Launch& l, const launch::SessionOptions& opt
   }
   ComparedRun run;
   for (const auto& [name, hex] : out["buffers"].items())
-    run.buffers[name] = hw::from_hex(hex.get<std::string>());
+    run.buffers[name] = sim::from_hex(hex.get<std::string>());
   run.stats = out["stats"];
   run.cycles = run.stats.value("cycles", uint64_t{0});
   run.warp_instructions = run.stats.value("warp_instructions", uint64_t{0});
@@ -187,4 +189,4 @@ std::vector<fs::path> write_quality_images(const HerdingCompareResult& result, c
   return files;
 }
 
-}  // namespace simtlm::sim
+}  // namespace simtlm::studies

@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <string>
 
-#include "sim/progress.hpp"
+#include "common/progress.hpp"
 
-namespace simtlm::sim {
+namespace simtlm::sweep {
 
 struct SweepTally {
   size_t total = 0;   // jobs this run has to run
@@ -39,4 +39,4 @@ class SweepProgress {
   std::chrono::steady_clock::time_point start_, last_;
 };
 
-}  // namespace simtlm::sim
+}  // namespace simtlm::sweep

@@ -1,4 +1,4 @@
-#include "sim/sweep_slurm.hpp"
+#include "sweep/sweep_slurm.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -21,7 +21,7 @@
 
 extern char** environ;
 
-namespace simtlm::sim {
+namespace simtlm::sweep {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
@@ -505,4 +505,4 @@ int run_sweep_task(const fs::path& dir, const fs::path& list_file, unsigned inde
   return stop_requested() ? 128 + SIGTERM : exit_code;
 }
 
-}  // namespace simtlm::sim
+}  // namespace simtlm::sweep

@@ -6,13 +6,13 @@
 
 #include "models/launch/launch.hpp"
 #include "models/launch/sha256.hpp"
-#include "sim/sweep_file.hpp"
+#include "sweep/sweep_file.hpp"
 
 #ifndef SIMTLM_VERSION
 #define SIMTLM_VERSION "unknown"
 #endif
 
-namespace simtlm::sim {
+namespace simtlm::sweep {
 
 namespace fs = std::filesystem;
 
@@ -159,4 +159,4 @@ nlohmann::ordered_json sweep_summary(const SweepSpec& spec) {
   return doc;
 }
 
-}  // namespace simtlm::sim
+}  // namespace simtlm::sweep

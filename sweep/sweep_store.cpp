@@ -1,4 +1,4 @@
-#include "sim/sweep_store.hpp"
+#include "sweep/sweep_store.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -14,9 +14,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "sim/sweep_file.hpp"
+#include "sweep/sweep_file.hpp"
 
-namespace simtlm::sim {
+namespace simtlm::sweep {
 
 namespace fs = std::filesystem;
 
@@ -241,4 +241,4 @@ std::string status_report(const fs::path& dir) {
   return out;
 }
 
-}  // namespace simtlm::sim
+}  // namespace simtlm::sweep

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/sweep_job.hpp"
+#include "sweep/sweep_job.hpp"
 
-namespace simtlm::sim {
+namespace simtlm::sweep {
 
 // A sweep file that cannot be used: "file:line: key: what is wrong".
 class SweepError : public std::runtime_error {
@@ -61,4 +61,4 @@ std::string simtlm_version();
 // their value names, the stats keys, the baseline.
 nlohmann::ordered_json sweep_summary(const SweepSpec& spec);
 
-}  // namespace simtlm::sim
+}  // namespace simtlm::sweep

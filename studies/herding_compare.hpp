@@ -13,12 +13,12 @@
 #include "models/launch/quality.hpp"
 #include "sim/herding_run.hpp"
 
-namespace simtlm::sim {
+namespace simtlm::studies {
 
 struct HerdingCompareRequest {
   std::filesystem::path launch;
   std::vector<std::string> launch_sets;
-  HerdingCli herding;            // on top of the launch file's herding: section
+  sim::HerdingCli herding;       // on top of the launch file's herding: section
   hw::UnitSelection units;       // --rtl majority / popular_block (and --rtl-check)
   std::filesystem::path config;  // empty: functional runs only
   uint64_t budget = 0;
@@ -50,4 +50,4 @@ nlohmann::json herding_compare_json(const HerdingCompareResult& result);
 std::vector<std::filesystem::path> write_quality_images(const HerdingCompareResult& result,
                                                         const std::filesystem::path& dir);
 
-}  // namespace simtlm::sim
+}  // namespace simtlm::studies

@@ -3,9 +3,9 @@
 #include <cctype>
 #include <sstream>
 
-#include "sim/sweep_slurm.hpp"
+#include "sweep/sweep_slurm.hpp"
 
-namespace simtlm::sim {
+namespace simtlm::sweep {
 
 namespace fs = std::filesystem;
 
@@ -125,4 +125,4 @@ std::string array_script(const fs::path& executable, const fs::path& dir, const 
          std::to_string(chunk) + "\n";
 }
 
-}  // namespace simtlm::sim
+}  // namespace simtlm::sweep

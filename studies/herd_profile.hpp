@@ -22,7 +22,7 @@
 
 #include "models/launch/herding_spec.hpp"
 
-namespace simtlm::sim {
+namespace simtlm::studies {
 
 struct HerdProfileRequest {
   std::filesystem::path launch;
@@ -58,4 +58,4 @@ nlohmann::json herd_profile_json(const HerdProfileRequest& request, const HerdPr
 // A launch-file fragment: a comment with the figures, then the herding: section.
 std::string herd_profile_yaml(const HerdProfileRequest& request, const HerdProfileResult& result);
 
-}  // namespace simtlm::sim
+}  // namespace simtlm::studies

@@ -1,4 +1,4 @@
-#include "sim/sweep_local.hpp"
+#include "sweep/sweep_local.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <thread>
 
-namespace simtlm::sim {
+namespace simtlm::sweep {
 
 SweepTally run_local(const std::filesystem::path& dir, const std::vector<JobSpec>& pending, unsigned parallel,
                      SweepProgress& progress) {
@@ -64,4 +64,4 @@ SweepTally run_local(const std::filesystem::path& dir, const std::vector<JobSpec
   return last;
 }
 
-}  // namespace simtlm::sim
+}  // namespace simtlm::sweep

@@ -1,7 +1,7 @@
-#include "sim/sweep_progress.hpp"
+#include "sweep/sweep_progress.hpp"
 
 #include <fmt/format.h>
-namespace simtlm::sim {
+namespace simtlm::sweep {
 
 SweepProgress::SweepProgress(ProgressStyle style, std::FILE* out)
     : out_(out), start_(std::chrono::steady_clock::now()), last_(start_) {
@@ -43,4 +43,4 @@ void SweepProgress::finish(const SweepTally& tally) {
   std::fflush(out_);
 }
 
-}  // namespace simtlm::sim
+}  // namespace simtlm::sweep

@@ -1,4 +1,4 @@
-#include "sim/herd_profile.hpp"
+#include "studies/herd_profile.hpp"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,9 @@
 #include "sim/host_references.hpp"
 #include "sim/timing_child.hpp"
 
-namespace simtlm::sim {
+namespace simtlm::studies {
+
+using namespace sim;  // the run this experiment drives
 namespace {
 
 using Buffers = std::map<std::string, std::vector<uint8_t>>;
@@ -90,17 +92,17 @@ class Profiler {
       }
       return m;
     }
-    hw::ChildReport extra;
+    sim::ChildReport extra;
     extra.buffers = true;
     if (herding) extra.report = [&herding](nlohmann::json& out) { out["herding"] = herding->statistics(); };
-    const nlohmann::json out = hw::run_timing_in_child(l, options, *machine_, {}, extra);
+    const nlohmann::json out = sim::run_timing_in_child(l, options, *machine_, {}, extra);
     if (out.contains("error"))
       throw std::runtime_error(l.path.string() + ": " + out["error"].get<std::string>());
     if (!out["failures"].empty())
       throw std::runtime_error(l.path.string() + ": " + out["failures"][0].get<std::string>());
     m.performance = double(out["stats"]["cycles"].get<uint64_t>());
     for (const auto& [name, hex] : out["buffers"].items())
-      m.buffers[name] = hw::from_hex(hex.get<std::string>());
+      m.buffers[name] = sim::from_hex(hex.get<std::string>());
     if (out.contains("herding")) {
       m.instances = out["herding"]["instances"].get<uint64_t>();
       if (statistics) *statistics = out["herding"];
@@ -262,4 +264,4 @@ std::string herd_profile_yaml(const HerdProfileRequest& request, const HerdProfi
   return text + "herding:\n" + launch::herding_yaml(result.chosen, 2);
 }
 
-}  // namespace simtlm::sim
+}  // namespace simtlm::studies

@@ -7,7 +7,7 @@
 
 #include "models/launch/launch.hpp"
 
-namespace simtlm::sim {
+namespace simtlm::studies {
 
 // Per kernel: a title line, then one row per conditional branch and load in PC order: kind (branch/load),
 // PC, PTX line, CUDA file:line, safe/unsafe, reasons ("store_address@52"); notes and the exits a safe site
@@ -18,4 +18,4 @@ std::string herd_safety_report(const launch::Launch& launch);
 // "pc", "ptx_line", "cuda"}], "note", "requires_unherded": [pc...]}]}]}; "cuda" is null without a .loc.
 nlohmann::json herd_safety_json(const launch::Launch& launch);
 
-}  // namespace simtlm::sim
+}  // namespace simtlm::studies

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace simtlm::sim {
+namespace simtlm::sweep {
 
 struct JobSpec {
   std::string id;                         // 16 hex digits: a hash of every input (sweep_file.hpp)
@@ -57,4 +57,4 @@ void terminate_children(int signal_number);
 // Writes `text` to `path` through a temporary file and a rename (throws with the path on failure).
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);
 
-}  // namespace simtlm::sim
+}  // namespace simtlm::sweep

@@ -1,4 +1,4 @@
-#include "sim/sweep_file.hpp"
+#include "sweep/sweep_file.hpp"
 
 #include <fmt/format.h>
 #include <glob.h>
@@ -17,7 +17,7 @@
 #include "models/config/yaml_file.hpp"
 #include "models/launch/launch.hpp"
 
-namespace simtlm::sim {
+namespace simtlm::sweep {
 
 namespace fs = std::filesystem;
 
@@ -420,4 +420,4 @@ SweepSpec load_sweep_file(const fs::path& path) {
   return spec;
 }
 
-}  // namespace simtlm::sim
+}  // namespace simtlm::sweep

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/sweep_job.hpp"
-#include "sim/sweep_progress.hpp"
+#include "sweep/sweep_job.hpp"
+#include "sweep/sweep_progress.hpp"
 
-namespace simtlm::sim {
+namespace simtlm::sweep {
 
 // A Slurm command that cannot be run, fails, hangs or prints what cannot be parsed; the message names the
 // command and quotes its stderr.
@@ -83,4 +83,4 @@ std::string shell_quote(const std::string& word);
 std::string array_script(const std::filesystem::path& executable, const std::filesystem::path& dir,
                          const std::filesystem::path& list_file, unsigned chunk);
 
-}  // namespace simtlm::sim
+}  // namespace simtlm::sweep
