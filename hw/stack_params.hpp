@@ -25,7 +25,7 @@ struct StackTiming {
 };
 
 struct StackParams {
-  Discipline discipline = Discipline::token;
+  Discipline discipline = Discipline::postdom;
   uint32_t onchip_entries = 16;  // paper sec. IV: first jump when the stack exceeds 16 entries
   uint32_t chunk_entries = 4;    // paper sec. IV: jumps every four steps
   uint32_t entry_bytes = 8;      // paper sec. III: a token is 64 bits (32 of them the mask)

@@ -27,7 +27,8 @@ struct SmParams {
   uint32_t issue_width = 1;
   SchedulerPolicy scheduler = SchedulerPolicy::loose_round_robin;
   uint32_t active_set = 8;
-  std::array<PipeParams, kOpClasses> pipes{};
+  // int, float, double, sfu, memory, branch (core.pipelines.*)
+  std::array<PipeParams, kOpClasses> pipes = {{{4, 1}, {4, 1}, {8, 4}, {20, 8}, {4, 1}, {2, 1}}};
   DivergenceParams divergence;  // the divergence unit's own (divergence.unit, stack.*, compaction.*, wpu.*)
   uint32_t segment_bytes = 128;
   CoalescingRule coalescing = CoalescingRule::sectors;

@@ -27,7 +27,7 @@ enum class WritePolicy {
 
 struct CacheParams {
   uint32_t size_bytes = 32 * 1024;
-  uint32_t assoc = 4;
+  uint32_t assoc = 8;
   uint32_t line_bytes = 128;
   uint32_t sector_bytes = 32;   // fills and valid/dirty bits are per sector
   uint32_t banks = 4;           // one access per bank per cycle; bank = line index % banks

@@ -23,7 +23,7 @@ struct CrossbarParams {
   uint32_t out_ports = 1;           // L2 banks; exactly this many targets must bind `out`
   uint32_t interleave_bytes = 256;  // bank = (addr / interleave_bytes) % out_ports
   uint32_t bytes_per_cycle = 32;    // per SM-side port and direction
-  uint32_t latency = 4;             // cycles, each direction
+  uint32_t latency = 8;             // cycles, each direction
   uint32_t bank_queue = 8;          // requests waiting per bank before back-pressure
   sc_core::sc_time clock = sc_core::sc_time(1, sc_core::SC_NS);
 };

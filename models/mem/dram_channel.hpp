@@ -26,8 +26,8 @@ struct DramParams {
   uint32_t burst_length = 8;  // beats per column access; DDR: burst_length / 2 clocks of data
   // Timing in DRAM clocks.
   uint32_t tCL = 12, tRCD = 12, tRP = 12, tRAS = 28, tCCD = 2;
-  double clock_ratio = 1.0;   // DRAM command clock frequency / core clock frequency
-  uint32_t queue_depth = 32;  // requests held by the scheduler before back-pressure
+  double clock_ratio = 924.0 / 700.0;  // DRAM command clock frequency / core clock frequency (GDDR5's)
+  uint32_t queue_depth = 32;           // requests held by the scheduler before back-pressure
   // Channel interleaving: these address bits select the channel and are removed before bank/row mapping.
   uint32_t channels = 1;
   uint32_t channel_interleave_bytes = 256;

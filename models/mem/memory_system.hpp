@@ -30,10 +30,32 @@ struct MemoryParams {
   // Without the L2 the crossbar's bank ports lead straight to the DRAM channels (GT200): l2_banks memory
   // partitions interleaved by l2.line_bytes, no caching and no atomic unit.
   bool l2_enabled = true;
-  CacheParams l2 = CacheParams::l2();  // one bank
-  uint32_t l2_banks = 1;
-  CrossbarParams xbar;  // in_ports = sms, out_ports = l2_banks
-  DramParams dram;      // one channel; dram.channels of them, each behind l2_banks / channels banks
+  CacheParams l2 = default_l2_bank();  // one bank
+  uint32_t l2_banks = 2;
+  CrossbarParams xbar = default_xbar();  // in_ports = sms, out_ports = l2_banks
+  DramParams dram =
+      default_dram();  // one channel; dram.channels of them, each behind l2_banks / channels banks
+
+  // The defaults are the schema's (docs/configs.md): two L2 banks of 128 KB interleaved by their 128-byte
+  // line, two GDDR5 channels (testbenches/timing/test_config_width.cpp checks them against gpu_params()).
+  static CacheParams default_l2_bank() {
+    CacheParams p = CacheParams::l2();
+    p.size_bytes /= 2;
+    p.slices = 2;
+    return p;
+  }
+  static CrossbarParams default_xbar() {
+    CrossbarParams x;
+    x.out_ports = 2;
+    x.interleave_bytes = 128;
+    return x;
+  }
+  static DramParams default_dram() {
+    DramParams d;
+    d.channels = 2;
+    d.channel_interleave_bytes = 128;
+    return d;
+  }
 
   // The line of the first cache an SM's requests reach: no request is larger.
   uint32_t first_line_bytes() const { return l1_enabled ? l1.line_bytes : l2.line_bytes; }

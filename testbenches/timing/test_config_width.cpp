@@ -267,3 +267,27 @@ TEST(ConfigWidth, EveryChoiceBuildsAndTheChoicesDiffer) {
 
 }  // namespace
 }  // namespace simtlm::hw
+
+namespace simtlm::hw {
+namespace {
+
+// Every parameter has one default (issue 27): the parameter structs' own initializers equal what the schema's
+// defaults build, so code that default-constructs GpuParams (tests, a library user) gets the machine
+// docs/configs.md describes.
+TEST(ConfigWidth, EveryStructDefaultIsTheSchemaDefault) {
+  const GpuParams from_struct;
+  const GpuParams from_schema = gpu_params(MachineConfig());
+  for (const ParamSpec& spec : config::schema()) {
+    SCOPED_TRACE(spec.path);
+    if (const auto route = routes().find(spec.path); route != routes().end()) {
+      EXPECT_EQ(route->second.value(from_struct), route->second.value(from_schema))
+          << spec.path << ": the struct's default differs from the schema's " << spec.fallback;
+    } else if (const auto selector = selectors().find(spec.path); selector != selectors().end()) {
+      EXPECT_EQ(selector->second(from_struct), selector->second(from_schema))
+          << spec.path << ": the struct's default differs from the schema's " << spec.fallback;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace simtlm::hw
