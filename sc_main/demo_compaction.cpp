@@ -27,8 +27,8 @@ std::vector<std::string> timed_speedups(const launch::Launch& l, const fs::path&
     config::MachineConfig machine = config::MachineConfig::load(config);
     machine.set("divergence.unit", std::string(studies::traits(studies::unit_of(m.compaction)).name), "demo");
     machine.set("compaction.permutation", std::string(studies::permutation_name(m.permutation)), "demo");
-    const nlohmann::json t = sim::run_timing_in_child(l, session_options(0, true), machine);
-    cycles.push_back(t.contains("error") ? 0.0 : t["stats"]["cycles"].get<double>());
+    const sim::ChildResult t = sim::run_timing_child(l, session_options(0, true), machine);
+    cycles.push_back(t.ok() ? double(t.cycles()) : 0.0);
   }
   std::vector<std::string> out;
   for (size_t i = 1; i < cycles.size(); ++i) {

@@ -32,17 +32,13 @@ Run run_organization(const launch::Launch& l, const fs::path& config, const Orga
   machine.set("wpu.policy", o.policy, "demo");
   machine.set("wpu.width", std::to_string(o.width), "demo");
   machine.set("wpu.depth", std::to_string(o.depth), "demo");
-  const nlohmann::json t = sim::run_timing_in_child(l, session_options(0, true), machine);
-  if (t.contains("error")) {
-    fmt::print(stderr, "demo: {} ({} {}): {}\n", kernel, o.policy, o.label(), t["error"].get<std::string>());
+  const sim::ChildResult t = sim::run_timing_child(l, session_options(0, true), machine);
+  if (!t.passed()) {
+    fmt::print(stderr, "demo: {} ({} {}): {}\n", kernel, o.policy, o.label(), t.problem());
     return {};
   }
-  if (!t["failures"].empty()) {
-    fmt::print(stderr, "demo: {} ({} {}): {}\n", kernel, o.policy, o.label(),
-               t["failures"][0].get<std::string>());
-    return {};
-  }
-  return {t["stats"]["cycles"].get<uint64_t>(), t["stats"]["wpu"]["adaptation_share"].get<double>()};
+  const stats::Group s = t.stats();
+  return {s.integer("cycles"), s.group("wpu").real("adaptation_share")};
 }
 
 std::string cell(const Run& r, uint64_t baseline, const std::string& note = "") {

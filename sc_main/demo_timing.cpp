@@ -26,20 +26,23 @@ bool print_timing_table(const std::vector<DemoTimingInput>& inputs, const fs::pa
   bool ok = true;
   const auto start = std::chrono::steady_clock::now();
   for (const DemoTimingInput& in : inputs) {
-    nlohmann::json t;
+    sim::ChildResult t;
     try {
-      t = sim::run_timing_in_child(launch::load_launch(in.launch), session_options(0, true), machine);
+      t = sim::run_timing_child(launch::load_launch(in.launch), session_options(0, true), machine);
     } catch (const std::exception& e) {
-      t = {{"error", e.what()}};
+      t.error = e.what();
     }
-    if (t.contains("error")) {
+    if (!t.ok()) {
       ok = false;
-      fmt::print("{:<20}  ERROR: {}\n", in.workload, t["error"].get<std::string>());
+      fmt::print("{:<20}  ERROR: {}\n", in.workload, t.error);
       continue;
     }
-    const stats::Group s = sim::timing_stats_from_json(t["stats"]);
-    bool same = t["failures"].empty();
-    for (const auto& [name, sha] : in.functional_sha256) same = same && t["sha256"].value(name, "") == sha;
+    const stats::Group s = t.stats();
+    bool same = t.failures.empty();
+    for (const auto& [name, sha] : in.functional_sha256) {
+      const auto found = t.sha256.find(name);
+      same = same && found != t.sha256.end() && found->second == sha;
+    }
     ok = ok && same;
     auto pct = [](uint64_t a, uint64_t b) {
       return b ? fmt::format("{:.1f}%", 100.0 * double(a) / double(b)) : "-";

@@ -101,11 +101,10 @@ HerdingRun::HerdingRun(launch::HerdingSpec spec, const hw::UnitSelection& units)
 }
 
 void HerdingRun::use_machine(const config::MachineConfig& machine) {
-  const char* key = "lsu.herding_selector_rounds";
   try {
-    herding_->set_selector_rounds(uint32_t(machine.u(key)));
+    herding_->set_selector_rounds(hw::herding_params(machine).selector_rounds);
   } catch (const std::invalid_argument& e) {
-    throw config::ConfigError(fmt::format("{}: {}: {}", machine.origin(), key, e.what()));
+    throw config::ConfigError(fmt::format("{}: lsu.herding_selector_rounds: {}", machine.origin(), e.what()));
   }
 }
 

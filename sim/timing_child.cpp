@@ -121,4 +121,29 @@ nlohmann::json run_timing_in_child(const launch::Launch& l, const launch::Sessio
   return nlohmann::json::parse(text);
 }
 
+ChildResult read_child_result(const nlohmann::json& document) {
+  ChildResult r;
+  if (document.contains("error")) {
+    r.error = document["error"].get<std::string>();
+    r.error_kind = document.value("error_kind", std::string("other"));
+    return r;
+  }
+  r.stats_json = document.value("stats", nlohmann::json::object());
+  // Named first: iterating items() of a temporary would outlive it.
+  const nlohmann::json sha256 = document.value("sha256", nlohmann::json::object());
+  for (const auto& [name, sha] : sha256.items()) r.sha256[name] = sha.get<std::string>();
+  const nlohmann::json buffers = document.value("buffers", nlohmann::json::object());
+  for (const auto& [name, hex] : buffers.items()) r.buffers[name] = from_hex(hex.get<std::string>());
+  r.failures = document.value("failures", std::vector<std::string>{});
+  r.reference_checked = document.value("reference_checked", false);
+  if (document.contains("herding")) r.herding = document["herding"];
+  return r;
+}
+
+ChildResult run_timing_child(const launch::Launch& launch, const launch::SessionOptions& session_options,
+                             const config::MachineConfig& machine, const TimingOptions& options,
+                             const ChildReport& extra) {
+  return read_child_result(run_timing_in_child(launch, session_options, machine, options, extra));
+}
+
 }  // namespace simtlm::sim

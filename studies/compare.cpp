@@ -24,14 +24,14 @@ struct ChildRun {
   TimedMechanism figures;
 };
 
-ChildRun read_child_document(const nlohmann::json& t) {
+ChildRun read_child_document(const sim::ChildResult& t) {
   ChildRun run;
-  if (t.contains("error")) {
-    run.error = t["error"].get<std::string>();
+  if (!t.ok()) {
+    run.error = t.error;
     return run;
   }
-  for (const auto& [name, sha] : t["sha256"].items()) run.sha256[name] = sha.get<std::string>();
-  const nlohmann::json& s = t["stats"];
+  run.sha256 = t.sha256;
+  const nlohmann::json& s = t.stats_json;
   TimedMechanism& f = run.figures;
   f.cycles = s["cycles"].get<uint64_t>();
   f.ipc = s["ipc"].get<double>();
@@ -126,7 +126,7 @@ std::vector<TimedMechanism> time_mechanisms(const launch::Session& session, cons
     }
     options.units.check = options.units.check && options.units.any_rtl();
     const ChildRun run = read_child_document(
-        sim::run_timing_in_child(session.launch(), request.session_options, machine, options));
+        sim::run_timing_child(session.launch(), request.session_options, machine, options));
     if (!run.error.empty())
       throw std::runtime_error(fmt::format("{} ({}): {}", request.launch.string(), m.label(), run.error));
     for (const auto& [name, sha] : functional_sha) {

@@ -95,17 +95,13 @@ class Profiler {
     sim::ChildReport extra;
     extra.buffers = true;
     if (herding) extra.report = [&herding](nlohmann::json& out) { out["herding"] = herding->statistics(); };
-    const nlohmann::json out = sim::run_timing_in_child(l, options, *machine_, {}, extra);
-    if (out.contains("error"))
-      throw std::runtime_error(l.path.string() + ": " + out["error"].get<std::string>());
-    if (!out["failures"].empty())
-      throw std::runtime_error(l.path.string() + ": " + out["failures"][0].get<std::string>());
-    m.performance = double(out["stats"]["cycles"].get<uint64_t>());
-    for (const auto& [name, hex] : out["buffers"].items())
-      m.buffers[name] = sim::from_hex(hex.get<std::string>());
-    if (out.contains("herding")) {
-      m.instances = out["herding"]["instances"].get<uint64_t>();
-      if (statistics) *statistics = out["herding"];
+    const sim::ChildResult out = sim::run_timing_child(l, options, *machine_, {}, extra);
+    if (!out.passed()) throw std::runtime_error(l.path.string() + ": " + out.problem());
+    m.performance = double(out.cycles());
+    m.buffers = out.buffers;
+    if (!out.herding.is_null()) {
+      m.instances = out.herding["instances"].get<uint64_t>();
+      if (statistics) *statistics = out.herding;
     }
     return m;
   }

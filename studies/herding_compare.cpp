@@ -82,25 +82,20 @@ ComparedRun run_timed(const launch::Launch& l, const launch::SessionOptions& opt
   sim::ChildReport extra;
   extra.buffers = true;
   if (herding) extra.report = [herding](nlohmann::json& out) { out["herding"] = herding->statistics(); };
-  const nlohmann::json out = sim::run_timing_in_child(l, options, machine, timing, extra);
-  if (out.contains("error")) {
-    throw std::runtime_error(fmt::format("{}: the {} timing run failed: {}", l.path.string(), which,
-                                         out["error"].get<std::string>()));
-  }
-  if (!out["failures"].empty()) {
-    throw std::runtime_error(fmt::format("{}: the {} timing run failed: {}", l.path.string(), which,
-                                         out["failures"][0].get<std::string>()));
+  const sim::ChildResult out = sim::run_timing_child(l, options, machine, timing, extra);
+  if (!out.passed()) {
+    throw std::runtime_error(
+        fmt::format("{}: the {} timing run failed: {}", l.path.string(), which, out.problem()));
   }
   ComparedRun run;
-  for (const auto& [name, hex] : out["buffers"].items())
-    run.buffers[name] = sim::from_hex(hex.get<std::string>());
-  run.stats = out["stats"];
+  run.buffers = out.buffers;
+  run.stats = out.stats_json;
   run.cycles = run.stats.value("cycles", uint64_t{0});
   run.warp_instructions = run.stats.value("warp_instructions", uint64_t{0});
   run.thread_instructions = run.stats.value("thread_instructions", uint64_t{0});
   run.branches = run.stats.value("branches", uint64_t{0});
   run.divergent_branches = run.stats.value("divergent_branches", uint64_t{0});
-  if (out.contains("herding")) run.herding = out["herding"];
+  if (!out.herding.is_null()) run.herding = out.herding;
   return run;
 }
 

@@ -18,10 +18,20 @@
 #include "hw/herding/herd_plan.hpp"
 #include "hw/units/majority_unit.hpp"
 #include "hw/units/popular_block_selector.hpp"
+#include "models/config/config_section.hpp"
 #include "models/launch/herding_spec.hpp"
 #include "models/ptx/hooks.hpp"
 
 namespace simtlm::hw {
+
+// What the machine says of herding, read once from its own key (docs/herding.md): the coalescer's
+// popular-block selector's rounds (lsu.herding_selector_rounds, rtl/popular_block_selector.v's ROUNDS).
+struct HerdingParams {
+  uint32_t selector_rounds = 1;  // all comparisons in one cycle
+};
+inline HerdingParams herding_params(const config::MachineConfig& machine) {
+  return HerdingParams{config::ConfigSection(machine, "lsu").u32("herding_selector_rounds")};
+}
 
 struct BranchSiteCounts {
   uint64_t executions = 0;    // warp executions of the branch (herding on or off)

@@ -29,7 +29,7 @@ struct SmParams {
   uint32_t active_set = 8;
   // int, float, double, sfu, memory, branch (core.pipelines.*)
   std::array<PipeParams, kOpClasses> pipes = {{{4, 1}, {4, 1}, {8, 4}, {20, 8}, {4, 1}, {2, 1}}};
-  DivergenceParams divergence;  // the divergence unit's own (divergence.unit, stack.*, compaction.*, wpu.*)
+  DivergenceParams divergence;  // the divergence unit's own (divergence.unit and its units' sections)
   uint32_t segment_bytes = 128;
   CoalescingRule coalescing = CoalescingRule::sectors;
   uint32_t line_bytes = 128;  // line of the first cache the SM's requests reach: no request is larger
