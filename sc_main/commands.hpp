@@ -55,7 +55,9 @@ struct PreparedRun {
   // doc["herding"]: the hooks' statistics, when the run herds.
   void add_herding_stats(nlohmann::json& doc) const;
 };
-PreparedRun prepare_run(const RunArgs& args, bool capture_printf);
+// Herding applied once: `machine` for a timed run (nullptr: functional).
+PreparedRun prepare_run(const RunArgs& args, bool capture_printf,
+                        const config::MachineConfig* machine = nullptr);
 // --rtl / --rtl-check as a unit selection (none when neither is given).
 sim::UnitSelection rtl_selection(const std::string& rtl, bool rtl_check);
 int run_command(const RunArgs& args);

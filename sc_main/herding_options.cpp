@@ -49,11 +49,11 @@ sim::UnitSelection rtl_selection(const std::string& rtl, bool rtl_check) {
   }
 }
 
-PreparedRun prepare_run(const RunArgs& args, bool capture_printf) {
+PreparedRun prepare_run(const RunArgs& args, bool capture_printf, const config::MachineConfig* machine) {
   PreparedRun run{launch::load_launch(args.launch, args.launch_sets),
                   run_session_options(args, capture_printf), nullptr};
-  run.herding =
-      sim::prepare_herding(run.launch, args.herding, rtl_selection(args.rtl, args.rtl_check), run.options);
+  run.herding = sim::prepare_herding(run.launch, args.herding, rtl_selection(args.rtl, args.rtl_check),
+                                     run.options, machine);
   return run;
 }
 

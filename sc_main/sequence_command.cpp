@@ -65,8 +65,7 @@ int run_sequence_timing_command(const RunArgs& args) {
     throw std::runtime_error("--trace-vcd, --trace-warps, --rtl and --rtl-check take a single-launch file");
   }
   const config::MachineConfig machine = run_machine_config(args);
-  PreparedRun prepared = prepare_run(args, false);
-  if (prepared.herding) prepared.herding->use_machine(machine);
+  PreparedRun prepared = prepare_run(args, false, &machine);
   launch::SequenceSession session(std::move(prepared.launch), prepared.options);
   check_sequence_herding(prepared, session);
   const fs::path dir = output_dir(args);

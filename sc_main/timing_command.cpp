@@ -21,8 +21,7 @@ namespace fs = std::filesystem;
 
 int run_timing_command(const RunArgs& args) {
   const config::MachineConfig machine = run_machine_config(args);
-  PreparedRun prepared = prepare_run(args, false);
-  if (prepared.herding) prepared.herding->use_machine(machine);
+  PreparedRun prepared = prepare_run(args, false, &machine);
   const launch::Session session(std::move(prepared.launch), prepared.options);
   prepared.check_herding(session);
   const std::unique_ptr<launch::DeviceImage> image = session.prepare_device();

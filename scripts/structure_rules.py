@@ -114,6 +114,8 @@ def check_reach(root):
     for rel, direct in graph.items():
         source = layer_of(rel)
         plain = source == "hw"
+        if plain and systemc[rel] and not rel.startswith("hw/schema/"):
+            violations.append(f"{rel}:1: layer order: plain hw/ must not include SystemC or TLM")
         for number, first in direct:
             reached = [(first, [rel, first])] + [(h, [rel] + c) for h, c in chains_from(first)]
             for header, chain in reached:
@@ -216,7 +218,7 @@ def check_sc_main_names(root):
         with open(full, encoding="utf-8", errors="replace") as f:
             code = strip_code(f.read())
         for number, line in enumerate(code.split("\n"), 1):
-            if re.search(r"(?<![\w:])(simtlm::)?hw::", line):
+            if re.search(r"(?<![\w:])hw::", re.sub(r"(::)?\bsimtlm::", " ", line)):
                 violations.append(f"{rel}:{number}: sc_main/ names hw:: (reach the model through sim/ or studies/)")
     return violations
 
@@ -259,6 +261,8 @@ SELF_TEST_FILES = {
     "sc_main/z.cpp": '#include "sweep/y.hpp"\n// hw::Gpu in a comment\nconst char* s = "hw::Gpu";\n'
                      "namespace simtlm::cli {\nint f() { return hw::kLanes; }\n}\n",
     "studies/n.hpp": "#pragma once\nnamespace simtlm {\nnamespace hw {}\n}\n",  # nested, still wrong
+    "hw/work/direct.hpp": "#pragma once\n#include <systemc>\n",
+    "sc_main/root.cpp": "namespace simtlm::cli {\nint g() { return ::simtlm::hw::kLanes; }\n}\n",
     "scripts/long.py": "x = 1\n" * 601,
     "rtl/ok.v": "// line\n" * 600,
 }
@@ -273,6 +277,8 @@ SELF_TEST_EXPECTED = {
     "studies/n.hpp:3: namespace: studies/ declares simtlm::hw, not simtlm::studies",
     "sc_main/z.cpp:5: sc_main/ names hw:: (reach the model through sim/ or studies/)",
     "scripts/long.py:601: file has 601 lines (the cap is 600)",
+    "hw/work/direct.hpp:1: layer order: plain hw/ must not include SystemC or TLM",
+    "sc_main/root.cpp:2: sc_main/ names hw:: (reach the model through sim/ or studies/)",
 }
 
 

@@ -135,10 +135,12 @@ nlohmann::json HerdingRun::statistics() const {
 }
 
 std::unique_ptr<HerdingRun> prepare_herding(launch::Launch& launch, const HerdingCli& cli,
-                                            const hw::UnitSelection& units, launch::SessionOptions& options) {
+                                            const hw::UnitSelection& units, launch::SessionOptions& options,
+                                            const config::MachineConfig* machine) {
   launch::HerdingSpec spec = effective_herding(launch, cli);
   if (!spec.any()) return nullptr;
   auto run = std::make_unique<HerdingRun>(std::move(spec), units);
+  if (machine) run->use_machine(*machine);
   options.hooks = run->hooks();
   launch.reference.clear();
   return run;

@@ -5,8 +5,8 @@
 // Usage:
 //   launch::Launch launch = launch::load_launch(path);
 //   launch::SessionOptions options = ...;
-//   std::unique_ptr<HerdingRun> herding = prepare_herding(launch, cli, units, options);  // null: no herding
-//   if (timed) herding->use_machine(machine);  // the selector's latency
+//   // null: no herding; a timed run passes its machine (the selector's latency), a functional one nullptr
+//   std::unique_ptr<HerdingRun> herding = prepare_herding(launch, cli, units, options, &machine);
 //   launch::Session session(std::move(launch), options);
 //   if (herding) herding->check(session.launch(), session.module(), {&session.kernel()});
 //   ... run ...;  if (herding) doc["herding"] = herding->statistics();
@@ -73,8 +73,10 @@ class HerdingRun {
 
 // The run's herding, or nullptr when it herds nothing. Installs the hooks on `options` and drops the launch's
 // host reference (it checks the exact kernel, which a herded run is not).
+// `machine`: a timed run's, whose selector sets a herded load's latency (use_machine); nullptr: functional.
 std::unique_ptr<HerdingRun> prepare_herding(launch::Launch& launch, const HerdingCli& cli,
-                                            const hw::UnitSelection& units, launch::SessionOptions& options);
+                                            const hw::UnitSelection& units, launch::SessionOptions& options,
+                                            const config::MachineConfig* machine = nullptr);
 
 // The module's entry functions: the kernels a launch sequence may run.
 std::vector<const ptx::Function*> entry_kernels(const ptx::Module& module);

@@ -74,8 +74,7 @@ class Profiler {
     std::unique_ptr<HerdingRun> herding;
     if (spec && spec->any()) {
       l.herding = *spec;
-      herding = prepare_herding(l, {}, {}, options);
-      if (machine_) herding->use_machine(*machine_);
+      herding = prepare_herding(l, {}, {}, options, machine_ ? &*machine_ : nullptr);
       if (observe) herding->observe_only();
     }
     Measure m;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <stdexcept>
 
 #include "models/launch/output_dir.hpp"
@@ -120,8 +121,11 @@ HerdingCompareResult compare_herding(const HerdingCompareRequest& request) {
   result.launch.herding = {};
   const launch::SessionOptions exact_options = base_options(request);
   launch::SessionOptions herded_options = base_options(request);
+  std::optional<config::MachineConfig> timed_machine;
+  if (!request.config.empty()) timed_machine = config::MachineConfig::load(request.config);
   const std::unique_ptr<HerdingRun> herding =
-      prepare_herding(herded_launch, request.herding, request.units, herded_options);
+      prepare_herding(herded_launch, request.herding, request.units, herded_options,
+                      timed_machine ? &*timed_machine : nullptr);
   if (!herding) {
     throw std::runtime_error(request.launch.string() +
                              ": compare --herding: nothing to herd (give --herd-branches, --herd-loads or "
@@ -130,8 +134,7 @@ HerdingCompareResult compare_herding(const HerdingCompareRequest& request) {
   result.spec = herding->herding().spec();
   result.timed = !request.config.empty();
   if (result.timed) {
-    const config::MachineConfig machine = config::MachineConfig::load(request.config);
-    herding->use_machine(machine);
+    const config::MachineConfig& machine = *timed_machine;
     result.machine = fs::path(request.config).filename().string();
     result.exact = run_timed(result.launch, exact_options, machine, request, nullptr, "exact");
     result.herded = run_timed(herded_launch, herded_options, machine, request, herding.get(), "herded");
