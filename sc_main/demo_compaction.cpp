@@ -5,39 +5,12 @@
 #include "models/config/machine_config.hpp"
 #include "models/launch/launch.hpp"
 #include "sc_main/commands.hpp"
-#include "sim/timing_child.hpp"
 #include "studies/compaction_study.hpp"
+#include "studies/demo_rows.hpp"
 
 namespace simtlm::cli {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-// Speedup over no compaction of each timed mechanism on `config`, as "1.09x", or "-" on failure.
-std::vector<std::string> timed_speedups(const launch::Launch& l, const fs::path& config) {
-  using studies::Compaction;
-  using studies::NamedPermutation;
-  static const studies::StudyMechanism kTimed[] = {
-      {Compaction::none, NamedPermutation::kIdentity},  {Compaction::tbc, NamedPermutation::kIdentity},
-      {Compaction::tbc, NamedPermutation::kBalanced},   {Compaction::capri, NamedPermutation::kIdentity},
-      {Compaction::capri, NamedPermutation::kBalanced}, {Compaction::ideal, NamedPermutation::kIdentity}};
-  std::vector<double> cycles;
-  for (const studies::StudyMechanism& m : kTimed) {
-    config::MachineConfig machine = config::MachineConfig::load(config);
-    machine.set("divergence.unit", std::string(studies::traits(studies::unit_of(m.compaction)).name), "demo");
-    machine.set("compaction.permutation", std::string(studies::permutation_name(m.permutation)), "demo");
-    const sim::ChildResult t = sim::run_timing_child(l, session_options(0, true), machine);
-    cycles.push_back(t.ok() ? double(t.cycles()) : 0.0);
-  }
-  std::vector<std::string> out;
-  for (size_t i = 1; i < cycles.size(); ++i) {
-    out.push_back(cycles[0] > 0 && cycles[i] > 0 ? fmt::format("{:.3f}x", cycles[0] / cycles[i]) : "-");
-  }
-  return out;
-}
-
-}  // namespace
 
 bool print_compaction_table(const fs::path& workloads, const fs::path& config) {
   static const char* kKernels[] = {"bitonic", "reduction", "backprop"};
@@ -90,8 +63,12 @@ bool print_compaction_table(const fs::path& workloads, const fs::path& config) {
       const fs::path file = workloads / name / (std::string(name) + ".yaml");
       std::error_code ec;
       if (!fs::is_regular_file(file, ec)) continue;
-      const std::vector<std::string> s = timed_speedups(launch::load_launch(file), config);
-      ok = ok && std::find(s.begin(), s.end(), "-") == s.end();
+      std::vector<std::string> s;
+      for (const double x :
+           studies::compaction_demo_speedups(launch::load_launch(file), config, session_options(0, true))) {
+        s.push_back(x > 0 ? fmt::format("{:.3f}x", x) : "-");
+        ok = ok && x > 0;
+      }
       fmt::print("{:<10}  {:>9}  {:>12}  {:>9}  {:>14}  {:>9}\n", name, s[0], s[1], s[2], s[3], s[4]);
     }
   }

@@ -1,0 +1,75 @@
+#include "studies/demo_rows.hpp"
+
+#include <fmt/format.h>
+
+#include "models/config/machine_config.hpp"
+#include "sim/timing_child.hpp"
+#include "studies/compaction_study.hpp"
+
+namespace simtlm::studies {
+
+namespace {
+
+DemoRun run_organization(const launch::Launch& l, const std::filesystem::path& config,
+                         const DemoOrganization& o, const launch::SessionOptions& options,
+                         std::vector<std::pair<std::string, std::string>>& problems) {
+  config::MachineConfig machine = config::MachineConfig::load(config);
+  machine.set("wpu.policy", o.policy, "demo");
+  machine.set("wpu.width", std::to_string(o.width), "demo");
+  machine.set("wpu.depth", std::to_string(o.depth), "demo");
+  const sim::ChildResult t = sim::run_timing_child(l, options, machine);
+  if (!t.passed()) {
+    problems.emplace_back(fmt::format("{} {}", o.policy, o.label()), t.problem());
+    return {};
+  }
+  const stats::Group s = t.stats();
+  return {s.integer("cycles"), s.group("wpu").real("adaptation_share")};
+}
+
+}  // namespace
+
+std::string DemoOrganization::label() const {
+  return fmt::format("{}x{}", width, depth);
+}
+
+RobustDemoRow robust_demo_row(const launch::Launch& l, const std::filesystem::path& config,
+                              const launch::SessionOptions& options) {
+  static const DemoOrganization kBaseline{"static", 1, 1};
+  static const DemoOrganization kStatic[] = {{"static", 8, 4}, {"static", 32, 1}, {"static", 16, 2}};
+  static const DemoOrganization kRobust{"robust", 32, 1};
+  static const DemoOrganization kDws{"dws", 16, 2};
+  RobustDemoRow row;
+  row.baseline = run_organization(l, config, kBaseline, options, row.problems);
+  for (const DemoOrganization& o : kStatic) {
+    const DemoRun r = run_organization(l, config, o, options, row.problems);
+    if (r.cycles != 0 && (row.best.cycles == 0 || r.cycles < row.best.cycles)) {
+      row.best = r;
+      row.best_label = o.label();
+    }
+  }
+  row.robust = run_organization(l, config, kRobust, options, row.problems);
+  row.dws = run_organization(l, config, kDws, options, row.problems);
+  return row;
+}
+
+std::vector<double> compaction_demo_speedups(const launch::Launch& l, const std::filesystem::path& config,
+                                             const launch::SessionOptions& options) {
+  static const StudyMechanism kTimed[] = {
+      {Compaction::none, NamedPermutation::kIdentity},  {Compaction::tbc, NamedPermutation::kIdentity},
+      {Compaction::tbc, NamedPermutation::kBalanced},   {Compaction::capri, NamedPermutation::kIdentity},
+      {Compaction::capri, NamedPermutation::kBalanced}, {Compaction::ideal, NamedPermutation::kIdentity}};
+  std::vector<double> cycles;
+  for (const StudyMechanism& m : kTimed) {
+    config::MachineConfig machine = config::MachineConfig::load(config);
+    machine.set("divergence.unit", std::string(traits(unit_of(m.compaction)).name), "demo");
+    machine.set("compaction.permutation", std::string(permutation_name(m.permutation)), "demo");
+    const sim::ChildResult t = sim::run_timing_child(l, options, machine);
+    cycles.push_back(t.ok() ? double(t.cycles()) : 0.0);
+  }
+  std::vector<double> out;
+  for (size_t i = 1; i < cycles.size(); ++i)
+    out.push_back(cycles[0] > 0 && cycles[i] > 0 ? cycles[0] / cycles[i] : 0.0);
+  return out;
+}
+
+}  // namespace simtlm::studies

@@ -1,0 +1,48 @@
+// The rows of `simtlm demo`'s Robust SIMD and compaction tables, computed here and printed by sc_main/ (the
+// full studies: scripts/study-robust-simd, scripts/study-slp).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/launch/launch.hpp"
+#include "models/launch/session.hpp"
+
+namespace simtlm::studies {
+
+// A task-mode organization of the four-WPU machine: policy, width x depth.
+struct DemoOrganization {
+  const char* policy;
+  int width;
+  int depth;
+  std::string label() const;
+};
+
+struct DemoRun {
+  uint64_t cycles = 0;  // 0: the run failed
+  double adaptation_share = 0;
+};
+
+// One kernel: 1x1, the fastest of the fixed organizations, Robust SIMD from 32x1 and DWS from 16x2.
+struct RobustDemoRow {
+  DemoRun baseline, best, robust, dws;
+  std::string best_label;  // of the fastest fixed organization
+  // One per failed run, in run order: the organization ("robust 32x1") and why.
+  std::vector<std::pair<std::string, std::string>> problems;
+  bool complete() const {
+    return baseline.cycles && best.cycles && robust.cycles && dws.cycles && problems.empty();
+  }
+};
+RobustDemoRow robust_demo_row(const launch::Launch& launch, const std::filesystem::path& config,
+                              const launch::SessionOptions& options);
+
+// Speed-up over per-warp stacks on `config` of tbc, tbc+balanced, capri, capri+balanced and ideal, in that
+// order; 0 where a run failed.
+std::vector<double> compaction_demo_speedups(const launch::Launch& launch,
+                                             const std::filesystem::path& config,
+                                             const launch::SessionOptions& options);
+
+}  // namespace simtlm::studies
