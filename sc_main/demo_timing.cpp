@@ -5,7 +5,7 @@
 
 #include "models/launch/launch.hpp"
 #include "sc_main/commands.hpp"
-#include "sim/timing_child.hpp"
+#include "studies/demo_rows.hpp"
 
 namespace simtlm::cli {
 
@@ -25,37 +25,22 @@ bool print_timing_table(const std::vector<DemoTimingInput>& inputs, const fs::pa
   fmt::print("{}\n{}\n", header, std::string(header.size(), '-'));
   bool ok = true;
   const auto start = std::chrono::steady_clock::now();
+  auto pct = [](uint64_t a, uint64_t b) {
+    return b ? fmt::format("{:.1f}%", 100.0 * double(a) / double(b)) : "-";
+  };
   for (const DemoTimingInput& in : inputs) {
-    sim::ChildResult t;
-    try {
-      t = sim::run_timing_child(launch::load_launch(in.launch), session_options(0, true), machine);
-    } catch (const std::exception& e) {
-      t.error = e.what();
-    }
-    if (!t.ok()) {
+    const studies::TimingDemoRow r =
+        studies::timing_demo_row(in.launch, machine, session_options(0, true), in.functional_sha256);
+    if (!r.error.empty()) {
       ok = false;
-      fmt::print("{:<20}  ERROR: {}\n", in.workload, t.error);
+      fmt::print("{:<20}  ERROR: {}\n", in.workload, r.error);
       continue;
     }
-    const stats::Group s = t.stats();
-    bool same = t.failures.empty();
-    for (const auto& [name, sha] : in.functional_sha256) {
-      const auto found = t.sha256.find(name);
-      same = same && found != t.sha256.end() && found->second == sha;
-    }
-    ok = ok && same;
-    auto pct = [](uint64_t a, uint64_t b) {
-      return b ? fmt::format("{:.1f}%", 100.0 * double(a) / double(b)) : "-";
-    };
-    const stats::Group l1 = s.total("l1"), dram = s.total("dram");
-    const uint64_t l1_accesses = l1.integer("reads") + l1.integer("writes");
-    const uint64_t rows = dram.integer("row_hits") + dram.integer("row_misses");
-    uint64_t stalls = 0;
-    for (const stats::Value& n : s.vector("stalls")) stalls += n.integer();
-    fmt::print("{:<20}  {:>10}  {:>6.2f}  {:>9}  {:>9}  {:>9}  {:>9}  {}\n", in.workload, s.integer("cycles"),
-               s.real("ipc"), fmt::format("{:.1f}%", 100.0 * s.real("simd_utilization")),
-               pct(l1.integer("hits"), l1_accesses), pct(dram.integer("row_hits"), rows),
-               pct(s.element("stalls", "memory").integer(), stalls), same ? "yes" : "NO");
+    ok = ok && r.same_as_functional;
+    fmt::print("{:<20}  {:>10}  {:>6.2f}  {:>9}  {:>9}  {:>9}  {:>9}  {}\n", in.workload, r.cycles, r.ipc,
+               fmt::format("{:.1f}%", 100.0 * r.simd_utilization), pct(r.l1_hits, r.l1_accesses),
+               pct(r.dram_row_hits, r.dram_rows), pct(r.memory_stalls, r.stalls),
+               r.same_as_functional ? "yes" : "NO");
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   fmt::print(

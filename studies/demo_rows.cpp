@@ -52,6 +52,39 @@ RobustDemoRow robust_demo_row(const launch::Launch& l, const std::filesystem::pa
   return row;
 }
 
+TimingDemoRow timing_demo_row(const std::filesystem::path& launch_file, const config::MachineConfig& machine,
+                              const launch::SessionOptions& options,
+                              const std::map<std::string, std::string>& functional_sha256) {
+  TimingDemoRow row;
+  sim::ChildResult t;
+  try {
+    t = sim::run_timing_child(launch::load_launch(launch_file), options, machine);
+  } catch (const std::exception& e) {
+    t.error = e.what();
+  }
+  if (!t.ok()) {
+    row.error = t.error;
+    return row;
+  }
+  const stats::Group s = t.stats();
+  row.same_as_functional = t.failures.empty();
+  for (const auto& [name, sha] : functional_sha256) {
+    const auto found = t.sha256.find(name);
+    row.same_as_functional = row.same_as_functional && found != t.sha256.end() && found->second == sha;
+  }
+  const stats::Group l1 = s.total("l1"), dram = s.total("dram");
+  row.cycles = s.integer("cycles");
+  row.ipc = s.real("ipc");
+  row.simd_utilization = s.real("simd_utilization");
+  row.l1_hits = l1.integer("hits");
+  row.l1_accesses = l1.integer("reads") + l1.integer("writes");
+  row.dram_row_hits = dram.integer("row_hits");
+  row.dram_rows = dram.integer("row_hits") + dram.integer("row_misses");
+  row.memory_stalls = s.element("stalls", "memory").integer();
+  for (const stats::Value& n : s.vector("stalls")) row.stalls += n.integer();
+  return row;
+}
+
 std::vector<double> compaction_demo_speedups(const launch::Launch& l, const std::filesystem::path& config,
                                              const launch::SessionOptions& options) {
   static const StudyMechanism kTimed[] = {

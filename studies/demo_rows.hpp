@@ -4,10 +4,12 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "models/config/machine_config.hpp"
 #include "models/launch/launch.hpp"
 #include "models/launch/session.hpp"
 
@@ -38,6 +40,19 @@ struct RobustDemoRow {
 };
 RobustDemoRow robust_demo_row(const launch::Launch& launch, const std::filesystem::path& config,
                               const launch::SessionOptions& options);
+
+// One workload of the timing table: its figures on the machine, and whether its outputs are the functional
+// run's (`functional_sha256`, by buffer).
+struct TimingDemoRow {
+  std::string error;  // not empty: the run failed, nothing else is set
+  uint64_t cycles = 0;
+  double ipc = 0, simd_utilization = 0;
+  uint64_t l1_hits = 0, l1_accesses = 0, dram_row_hits = 0, dram_rows = 0, memory_stalls = 0, stalls = 0;
+  bool same_as_functional = false;
+};
+TimingDemoRow timing_demo_row(const std::filesystem::path& launch_file, const config::MachineConfig& machine,
+                              const launch::SessionOptions& options,
+                              const std::map<std::string, std::string>& functional_sha256);
 
 // Speed-up over per-warp stacks on `config` of tbc, tbc+balanced, capri, capri+balanced and ideal, in that
 // order; 0 where a run failed.
