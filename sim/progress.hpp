@@ -10,11 +10,12 @@
 #include <string>
 
 #include "common/progress.hpp"
+#include "common/progress_style.hpp"
 #include "models/launch/launch.hpp"
 
 namespace simtlm::sim {
 
-using simtlm::duration_text;  // common/progress.hpp, shared with the sweep's progress line
+using simtlm::duration_text;  // common/progress_style.hpp, shared with the sweep's progress line
 using simtlm::progress_style;
 using simtlm::ProgressStyle;
 

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-#include "common/progress.hpp"
+#include "common/progress_style.hpp"
 
 namespace simtlm::sweep {
 

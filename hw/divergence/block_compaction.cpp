@@ -375,7 +375,7 @@ std::vector<std::vector<Part>> BlockCompaction::form_warps(const std::vector<ptx
     if (parts.empty() || parts.back().warp != cta_warp) parts.push_back(Part{cta_warp, 0});
     parts.back().mask |= ptx::LaneMask{1} << lane;
   };
-  if (p_.mechanism == Compaction::ideal) {  // any thread in any lane: threads in order, 32 per warp
+  if (p_.unit == UnitKind::ideal) {  // any thread in any lane: threads in order, 32 per warp
     size_t n = 0;
     for (uint32_t w = 0; w < mask.size(); ++w) {
       for (ptx::LaneMask m = mask[w]; m; m &= m - 1, ++n) add(n / ptx::kWarpSize, w, std::countr_zero(m));

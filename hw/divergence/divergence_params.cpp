@@ -19,9 +19,7 @@ const MechanismTraits& DivergenceParams::traits() const {
 DivergenceParams divergence_params(const config::MachineConfig& config) {
   const config::ConfigSection compaction(config, "compaction");
   DivergenceParams d;
-  d.unit_name = config.str("divergence.unit");
-  d.unit = parse_unit(d.unit_name).value_or(UnitKind::registered);
-  d.mechanism = d.traits().compaction;
+  d.select(config.str("divergence.unit"));
   d.stack = stack_params(config::ConfigSection(config, "stack"));
   const StackTiming& t = d.stack.timing;
   d.stack_timing_measured = t.divergent_branch || t.pop || t.spill || t.fill;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "hw/divergence/mechanism.hpp"
 #include "hw/stack_params.hpp"
@@ -16,10 +17,10 @@
 namespace simtlm::hw {
 
 struct DivergenceParams {
-  std::string unit_name = "warp_stacks";  // divergence.unit
-  UnitKind unit =
-      UnitKind::warp_stacks;  // registered: a unit of the registry (hw/divergence/unit_registry.hpp)
-  Compaction mechanism = Compaction::none;  // traits().compaction
+  // divergence.unit, set through select(): its name, and its kind (registered: a unit of the registry,
+  // hw/divergence/unit_registry.hpp, known by its name only).
+  std::string unit_name = "warp_stacks";
+  UnitKind unit = UnitKind::warp_stacks;
   StackParams stack;
   bool stack_timing_measured =
       false;  // a stack preset: its costs include the spill traffic, warps do not wait
@@ -34,8 +35,13 @@ struct DivergenceParams {
     return traits().work == WorkKind::task_partition ? wpu.contexts() : 0;
   }
   uint32_t default_dcache_banks() const { return traits().work == WorkKind::task_partition ? wpu.width : 0; }
-  // The unit's traits, built in or registered.
+  // The unit's traits, built in or registered, and its compaction label.
   const MechanismTraits& traits() const;
+  Compaction mechanism() const { return traits().compaction; }
+  void select(std::string_view name) {
+    unit_name = name;
+    unit = parse_unit(name).value_or(UnitKind::registered);
+  }
   // Set by the SM.
   uint32_t sm_id = 0;
   uint32_t contexts = 32;  // CTA warps resident at once (gpu.max_warps_per_sm)

@@ -167,7 +167,7 @@ class DivergenceUnit {
   DivergenceStats stats_;
 };
 
-// The unit of params.mechanism; throws std::invalid_argument for a mechanism it does not know.
+// The unit params select (divergence.unit); throws std::invalid_argument for a name no unit has.
 std::unique_ptr<DivergenceUnit> make_divergence_unit(const DivergenceParams& params,
                                                      const TimingKernel& kernel, SlotHost& host,
                                                      const CompactionUnits& units);

@@ -78,6 +78,10 @@ constexpr std::optional<UnitKind> parse_unit(std::string_view name) {
 }
 
 // The unit of a compaction label (the deprecated compaction.mechanism key and the studies' mechanism names).
+static_assert(static_cast<int>(UnitKind::tbc) == static_cast<int>(Compaction::tbc) &&
+                  static_cast<int>(UnitKind::ideal) == static_cast<int>(Compaction::ideal) &&
+                  static_cast<int>(UnitKind::capri) == static_cast<int>(Compaction::capri),
+              "unit_of maps a compaction label onto the unit of the same number");
 constexpr UnitKind unit_of(Compaction c) {
   return c == Compaction::none ? UnitKind::warp_stacks : static_cast<UnitKind>(c);
 }

@@ -38,10 +38,6 @@ std::vector<UnitEntry>& entries() {
 
 }  // namespace
 
-const std::vector<UnitEntry>& unit_entries() {
-  return entries();
-}
-
 const UnitEntry* find_unit(std::string_view name) {
   for (const UnitEntry& e : entries()) {
     if (e.traits.name == name) return &e;

@@ -27,7 +27,6 @@ struct UnitEntry {
 };
 
 // Built-in units first (kMechanisms' order), then the registered ones in registration order.
-const std::vector<UnitEntry>& unit_entries();
 const UnitEntry* find_unit(std::string_view name);
 
 // Registers a unit at static initialization (before the configuration schema is first read). Throws

@@ -45,7 +45,7 @@ bool WarpSlices::memory_event(uint32_t slot, const MemoryEvent& event, uint64_t 
     accesses_done(slot, now);
     return true;
   }
-  // Subdivision on: the hits may run ahead of the misses.
+  // Whether subdivision was on when the hits came back (handling them may end an interval and turn it off).
   const bool subdividing = dws_;
   hits_answered(slot, event.hit_lanes, now);
   return subdividing;

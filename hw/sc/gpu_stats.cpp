@@ -180,7 +180,7 @@ Group Gpu::statistics() const {
   doc.set("mode", "timing");
   doc.set("cycles", end_cycle_);
   Group& compaction = doc.group("compaction");
-  compaction.set("mechanism", std::string(compaction_name(p_.sm.divergence.mechanism)));
+  compaction.set("mechanism", std::string(compaction_name(p_.sm.divergence.mechanism())));
   compaction.set("permutation", std::string(permutation_name(p_.sm.divergence.permutation)));
   for (const auto& c : memory_.l1s()) doc.list("l1").push_back(c->statistics());
   for (const auto& c : memory_.l2s()) doc.list("l2").push_back(c->statistics());

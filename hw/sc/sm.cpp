@@ -18,7 +18,8 @@ std::string hex32(uint32_t v) {
   return s;
 }
 
-DivergenceParams divergence_params(uint32_t id, const SmParams& p) {
+// The SM's divergence parameters with what only it knows: its number, its contexts and CTAs.
+DivergenceParams unit_params(uint32_t id, const SmParams& p) {
   DivergenceParams d = p.divergence;
   d.sm_id = id;
   d.contexts = p.max_warps;
@@ -37,7 +38,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& params, const 
       majority_(*units.majority),
       coalescer_(params.segment_bytes, params.line_bytes, params.coalescing),
       passes_((ptx::kWarpSize + params.simd_width - 1) / params.simd_width),
-      unit_(make_divergence_unit(divergence_params(id, params), kernel, *this,
+      unit_(make_divergence_unit(unit_params(id, params), kernel, *this,
                                  CompactionUnits{units.permutation, units.compactor})),
       slots_(unit_->slot_pool()),
       slots_share_contexts_(unit_->slots_share_contexts()),

@@ -107,15 +107,14 @@ void Sm::memory(uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) 
   }
   for (uint32_t i = 0; i < n; ++i) {
     const CoalescedRequest& r = requests_[i];
-    const uint64_t request_tag = tag;
     const uint64_t delay = pipe.latency + selection + (p_.dcache_banks ? bank_delay_[i] : i);
     const uint64_t address = sent_address(r);
     const uint32_t bytes = sent_bytes(r);
     if (acc.is_atomic) {
       atomic_targets(addresses, r.lanes, atomics_);
-      lsu_.send(false, address, bytes, static_cast<int>(slot), pc, r.lanes, request_tag, delay, atomics_);
+      lsu_.send(false, address, bytes, static_cast<int>(slot), pc, r.lanes, tag, delay, atomics_);
     } else {
-      lsu_.send(acc.is_store, address, bytes, static_cast<int>(slot), pc, active, request_tag, delay);
+      lsu_.send(acc.is_store, address, bytes, static_cast<int>(slot), pc, active, tag, delay);
     }
   }
 }

@@ -50,7 +50,7 @@ TEST(GpuParams, ComposesEachComponentsReader) {
   EXPECT_EQ(g.sm.divergence.stack.timing.pop, 26u);  // maxwell
   EXPECT_EQ(g.sm.divergence.stack.timing.spill, 88u);
   EXPECT_TRUE(g.sm.divergence.stack_timing_measured);
-  EXPECT_EQ(g.sm.divergence.mechanism, Compaction::capri);
+  EXPECT_EQ(g.sm.divergence.mechanism(), Compaction::capri);
   EXPECT_EQ(g.sm.divergence.permutation, NamedPermutation::kXorHalf);
   EXPECT_EQ(g.sm.divergence.permutation_seed, 5u);
   EXPECT_EQ(g.sm.segment_bytes, 64u);

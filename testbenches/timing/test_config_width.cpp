@@ -166,7 +166,7 @@ const std::map<std::string, std::function<int(const GpuParams&)>>& selectors() {
          const StackTiming& t = g.sm.divergence.stack.timing;
          return int(t.divergent_branch + 97 * t.pop + 9973 * t.spill + 7 * t.fill);
        }},
-      {"compaction.mechanism", [](const GpuParams& g) { return int(g.sm.divergence.mechanism); }},
+      {"compaction.mechanism", [](const GpuParams& g) { return int(g.sm.divergence.mechanism()); }},
       {"compaction.permutation", [](const GpuParams& g) { return int(g.sm.divergence.permutation); }},
       {"compaction.slp_disable", [](const GpuParams&) { return 0; }},  // checked in test_timing_compaction
       {"core.switch_on_memory", [](const GpuParams& g) { return int(g.sm.switch_on_memory); }},

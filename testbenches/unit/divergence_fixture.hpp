@@ -100,9 +100,7 @@ struct Kernel {
 
 inline DivergenceParams params(Compaction mechanism) {
   DivergenceParams p;
-  p.mechanism = mechanism;
-  p.unit = unit_of(mechanism);
-  p.unit_name = std::string(traits(p.unit).name);
+  p.select(traits(unit_of(mechanism)).name);
   p.stack.discipline = Discipline::postdom;
   p.contexts = 4;
   p.ctas = 2;

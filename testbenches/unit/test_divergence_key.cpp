@@ -53,7 +53,7 @@ TEST(DivergenceKey, TheNewKeySetsUnitAndCompactionLabel) {
   c.set("divergence.unit", "capri", "test");
   const DivergenceParams d = divergence_params(c);
   EXPECT_EQ(d.unit, UnitKind::capri);
-  EXPECT_EQ(d.mechanism, Compaction::capri);
+  EXPECT_EQ(d.mechanism(), Compaction::capri);
   EXPECT_TRUE(c.warnings().empty());
   EXPECT_THROW(c.set("divergence.unit", "none", "test"), ConfigError);  // the old spelling is not a unit
 }
