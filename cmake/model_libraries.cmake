@@ -24,7 +24,7 @@ target_link_libraries(simtlm_config PUBLIC yaml-cpp)
 
 file(GLOB SIMTLM_LAUNCH_SOURCES CONFIGURE_DEPENDS models/launch/*.cpp)
 add_library(simtlm_launch STATIC ${SIMTLM_LAUNCH_SOURCES})
-target_link_libraries(simtlm_launch PUBLIC simtlm_ptx simtlm_config yaml-cpp nlohmann_json::nlohmann_json PNG::PNG)
+target_link_libraries(simtlm_launch PUBLIC simtlm_ptx simtlm_config simtlm_stats yaml-cpp nlohmann_json::nlohmann_json PNG::PNG)
 
 file(GLOB SIMTLM_REFERENCE_SOURCES CONFIGURE_DEPENDS workloads/reference/*.cpp)
 add_library(simtlm_workloads STATIC ${SIMTLM_REFERENCE_SOURCES})

@@ -23,6 +23,13 @@ const std::string& Value::text() const {
   return is_text() ? std::get<std::string>(v_) : kEmpty;
 }
 
+Value Value::list(nlohmann::json array) {
+  if (!array.is_array()) throw std::invalid_argument("a list statistic takes a JSON array");
+  Value v;
+  v.v_.emplace<5>(std::move(array));
+  return v;
+}
+
 nlohmann::json Value::json() const {
   switch (v_.index()) {
     case 1:
@@ -31,12 +38,18 @@ nlohmann::json Value::json() const {
       return std::get<double>(v_);
     case 3:
       return std::get<std::string>(v_);
+    case 4:
+      return std::get<bool>(v_);
+    case 5:
+      return std::get<nlohmann::json>(v_);
     default:
       return nullptr;
   }
 }
 
 Value Value::from_json(const nlohmann::json& j) {
+  if (j.is_boolean()) return j.get<bool>();
+  if (j.is_array()) return list(j);
   if (j.is_number_float()) return j.get<double>();
   if (j.is_number()) return j.get<uint64_t>();
   if (j.is_string()) return j.get<std::string>();
@@ -53,6 +66,10 @@ Value zero(Type type) {
       return 0.0;
     case Type::text:
       return std::string();
+    case Type::boolean:
+      return false;
+    case Type::text_list:
+      return Value::list(nlohmann::json::array());
     default:
       return {};
   }
@@ -196,6 +213,11 @@ GroupDecl& GroupDecl::real_when_merged() {
   return *this;
 }
 
+GroupDecl& GroupDecl::when_present() {
+  groups.back().optional = true;
+  return *this;
+}
+
 size_t GroupDecl::stat_index(std::string_view stat) const {
   return index_of(stats, stat, "statistic", name);
 }
@@ -223,6 +245,7 @@ Group::Group(const GroupDecl& decl)
     vectors_[v].assign(decl.vectors[v].elements.size(), Value(uint64_t{0}));
   groups_.reserve(decl.groups.size());
   for (const GroupDecl& g : decl.groups) groups_.emplace_back(g);
+  present_.assign(decl.groups.size(), 0);
 }
 
 void Group::set(std::string_view stat, Value v) {
@@ -252,7 +275,9 @@ const std::vector<Value>& Group::vector(std::string_view name) const {
   return vectors_[decl_->vector_index(name)];
 }
 Group& Group::group(std::string_view name) {
-  return groups_[decl_->group_index(name)];
+  const size_t i = decl_->group_index(name);
+  present_[i] = 1;
+  return groups_[i];
 }
 const Group& Group::group(std::string_view name) const {
   return groups_[decl_->group_index(name)];
@@ -325,7 +350,10 @@ void Group::merge(const Group& other) {
     for (size_t e = 0; e < theirs.size(); ++e)
       ours[e] = merge_value(decl_->vectors[v].kind, ours[e], theirs[e]);
   }
-  for (size_t g = 0; g < groups_.size(); ++g) groups_[g].merge(other.groups_[g]);
+  for (size_t g = 0; g < groups_.size(); ++g) {
+    groups_[g].merge(other.groups_[g]);
+    present_[g] |= other.present_[g];
+  }
   for (size_t r = 0; r < lists_.size(); ++r) {
     for (size_t n = 0; n < other.lists_[r].size(); ++n) {
       if (n < lists_[r].size()) {
@@ -365,7 +393,9 @@ nlohmann::json Group::json() const {
     }
     j[d.name] = out;
   }
-  for (const Group& g : groups_) j[g.decl_->name] = g.json();
+  for (size_t g = 0; g < groups_.size(); ++g) {
+    if (present_[g] || !groups_[g].decl_->optional) j[groups_[g].decl_->name] = groups_[g].json();
+  }
   for (size_t r = 0; r < lists_.size(); ++r) {
     const RowsDecl& d = decl_->rows[r];
     nlohmann::json out = d.form == Rows::table ? nlohmann::json::object() : nlohmann::json::array();
@@ -428,8 +458,10 @@ nlohmann::json increments_json(const Group& now, const Group* before) {
     }
     out[vd.name] = elements;
   }
-  for (size_t g = 0; g < d.groups.size(); ++g)
+  for (size_t g = 0; g < d.groups.size(); ++g) {
+    if (!now.present_[g] && d.groups[g].optional) continue;
     out[d.groups[g].name] = increments_json(now.groups_[g], before ? &before->groups_[g] : nullptr);
+  }
   for (size_t r = 0; r < d.rows.size(); ++r) {
     const RowsDecl& rd = d.rows[r];
     const std::vector<Group>* was = before ? &before->lists_[r] : nullptr;
@@ -477,7 +509,9 @@ Group Group::from_json(const GroupDecl& decl, const nlohmann::json& j) {
     }
   }
   for (size_t n = 0; n < decl.groups.size(); ++n) {
-    if (j.contains(decl.groups[n].name)) g.groups_[n] = from_json(decl.groups[n], j[decl.groups[n].name]);
+    if (!j.contains(decl.groups[n].name)) continue;
+    g.groups_[n] = from_json(decl.groups[n], j[decl.groups[n].name]);
+    g.present_[n] = 1;
   }
   for (size_t r = 0; r < decl.rows.size(); ++r) {
     const RowsDecl& d = decl.rows[r];

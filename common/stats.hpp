@@ -27,8 +27,9 @@ enum class Kind : uint8_t {
   label,    // a fact (a name, a line number): merging keeps the first part's
 };
 
-// How a statistic is written: JSON integer, JSON number with a fraction, string, or string or null.
-enum class Type : uint8_t { integer, real, text, text_or_null };
+// How a statistic is written: JSON integer, JSON number with a fraction, string, string or null, true or
+// false, an array of strings, or a CUDA dim3 as [x, y, z] (null where there is none, e.g. a sequence's grid).
+enum class Type : uint8_t { integer, real, text, text_or_null, boolean, text_list, dim3 };
 
 class Value {
  public:
@@ -37,6 +38,7 @@ class Value {
   Value(double v) : v_(v) {}
   Value(std::string v) : v_(std::move(v)) {}
   Value(const char* v) : v_(std::string(v)) {}
+  Value(bool v) : v_(v) {}
   template <class I>
   requires(std::is_integral_v<I> && !std::is_same_v<I, bool> && !std::is_same_v<I, uint64_t>) Value(I v)
       : v_(static_cast<uint64_t>(v)) {}
@@ -45,6 +47,9 @@ class Value {
   bool is_integer() const { return v_.index() == 1; }
   bool is_real() const { return v_.index() == 2; }
   bool is_text() const { return v_.index() == 3; }
+  bool is_list() const { return v_.index() == 5; }
+  // A JSON array as one value (Type::text_list, Type::dim3).
+  static Value list(nlohmann::json array);
   uint64_t integer() const;  // a real is truncated
   double real() const;       // an integer is converted
   const std::string& text() const;
@@ -53,7 +58,7 @@ class Value {
   bool operator==(const Value& o) const = default;
 
  private:
-  std::variant<std::monostate, uint64_t, double, std::string> v_;
+  std::variant<std::monostate, uint64_t, double, std::string, bool, nlohmann::json> v_;
 };
 
 class Group;
@@ -100,6 +105,7 @@ std::shared_ptr<const GroupDecl> lasting(const GroupDecl& decl);
 struct GroupDecl {
   std::string name;
   std::string description;
+  bool optional = false;  // as a child group: written only once filled (see when_present())
   std::vector<StatDecl> stats;
   std::vector<VectorDecl> vectors;
   std::vector<GroupDecl> groups;
@@ -131,6 +137,9 @@ struct GroupDecl {
   // Today's documents write the maximum of several parts as a real (e.g. l1.mshr_max over SMs); the
   // declaration says so instead of a guess from the key's name.
   GroupDecl& real_when_merged();
+  // Modifier of the child group declared last: it is written only when its parent's Group::group() was called
+  // for it (on a non-const group), read back or merged from a part that has it (herding.load_latency).
+  GroupDecl& when_present();
 
   size_t stat_index(std::string_view stat) const;  // throws std::out_of_range naming the statistic
   size_t vector_index(std::string_view vector) const;
@@ -178,6 +187,7 @@ class Group {
   bool merged_ = false;
   std::vector<std::vector<Value>> vectors_;
   std::vector<Group> groups_;
+  std::vector<uint8_t> present_;  // per child group: filled (matters for a when_present group)
   std::vector<std::vector<Group>> lists_;
   std::vector<std::map<std::string, Group>> tables_;
   // Totals as read back (from_json): kept, since a formula over a hidden statistic cannot be recomputed.

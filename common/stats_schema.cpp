@@ -15,6 +15,12 @@ const char* type_name(Type t) {
       return "number";
     case Type::text:
       return "string";
+    case Type::boolean:
+      return "boolean";
+    case Type::text_list:
+      return "[string]";
+    case Type::dim3:
+      return "[x, y, z]";
     default:
       return "string or null";
   }
@@ -61,7 +67,11 @@ void collect(const GroupDecl& decl, const std::string& prefix, std::vector<Schem
     out.push_back({"`" + field + "`", "integer",
                    meaning(v.description, v.unit) + (v.kind == Kind::maximum ? " (maximum)" : " (sum)")});
   }
-  for (const GroupDecl& g : decl.groups) collect(g, prefix + g.name + ".", out, merged);
+  for (const GroupDecl& g : decl.groups) {
+    if (g.optional)
+      out.push_back({"`" + prefix + g.name + "`", "object", g.description + " (only when present)"});
+    collect(g, prefix + g.name + ".", out, merged);
+  }
   for (const RowsDecl& r : decl.rows) {
     if (r.form == Rows::totals) {
       out.push_back({"`" + prefix + r.name + "`", "object", r.description});

@@ -62,7 +62,7 @@ void PreparedRun::check_herding(const launch::Session& session) const {
 }
 
 void PreparedRun::add_herding_stats(nlohmann::json& doc) const {
-  if (herding) doc["herding"] = herding->statistics();
+  if (herding) doc["herding"] = herding->statistics().json();
 }
 
 }  // namespace simtlm::cli

@@ -130,7 +130,7 @@ void HerdingRun::check(const launch::Launch& launch, const ptx::Module& module,
   }
 }
 
-nlohmann::json HerdingRun::statistics() const {
+stats::Group HerdingRun::statistics() const {
   return herding_->statistics();
 }
 

@@ -9,7 +9,7 @@
 //   std::unique_ptr<HerdingRun> herding = prepare_herding(launch, cli, units, options, &machine);
 //   launch::Session session(std::move(launch), options);
 //   if (herding) herding->check(session.launch(), session.module(), {&session.kernel()});
-//   ... run ...;  if (herding) doc["herding"] = herding->statistics();
+//   ... run ...;  if (herding) doc["herding"] = herding->statistics().json();
 #pragma once
 
 #include <cstdint>
@@ -60,7 +60,7 @@ class HerdingRun {
   // the safety analysis calls unsafe (unless forced), before anything runs. Throws std::runtime_error.
   void check(const launch::Launch& launch, const ptx::Module& module,
              const std::vector<const ptx::Function*>& kernels) const;
-  nlohmann::json statistics() const;
+  stats::Group statistics() const;
   const hw::Herding& herding() const { return *herding_; }
   // Count, never herd (the profiler's candidate search).
   void observe_only() { herding_->set_observe_only(true); }

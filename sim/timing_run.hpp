@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "hw/sc/gpu_stats.hpp"
+#include "sim/stats_doc.hpp"
 #include "hw/units/select/unit_set.hpp"
 #include "models/config/machine_config.hpp"
 #include "models/launch/session.hpp"
@@ -22,7 +23,6 @@ namespace simtlm::sim {
 // What the command line and the studies name of the timing model, through this layer.
 using hw::describe;
 using hw::parse_rtl_units;
-using hw::stats_schema_markdown;
 using hw::timing_stats_decl;
 using hw::timing_stats_from_json;
 using hw::UnitSelection;

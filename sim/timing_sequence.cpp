@@ -113,36 +113,15 @@ nlohmann::json run_timing_sequence(launch::SequenceSession& session, const confi
   }
 
   if (gpu->progress_sink) gpu->progress_sink->run_finished();
-  // Totals: the core's counters summed over launches, the memory system's as they stand at the end.
-  nlohmann::json doc = gpu->stats_json();
-  double utilization_weighted = 0;
-  for (const nlohmann::json& l : result.launches)
-    utilization_weighted +=
-        l["simd_utilization"].get<double>() * double(l["warp_instructions"].get<uint64_t>());
-  const nlohmann::json merged = launches_merged.json();
-  for (const auto& [key, value] : merged.items()) {
-    const bool whole_sequence =
-        std::find(std::begin(kMemoryDocs), std::end(kMemoryDocs), key) != std::end(kMemoryDocs) ||
-        key == "write_back" || key == "per_branch" || key == "cycles";
-    if (!whole_sequence) doc[key] = value;
-  }
+  // Totals: each launch's statistics merged as declared (so every ratio is recomputed from the merged
+  // counters), with the memory system's and the kernel-end write-back's as they stand at the end.
+  stats::Group totals = launches_merged;
+  const stats::Group whole = gpu->statistics();
+  for (const char* rows : {"lsu", "l1", "l2", "dram"}) totals.list(rows) = whole.list(rows);
+  for (const char* group : {"interconnect", "write_back"}) totals.group(group) = whole.group(group);
   const uint64_t cycles = gpu->cycles();
-  const uint64_t warp = doc["warp_instructions"].get<uint64_t>();
-  doc["cycles"] = cycles;
-  doc["ipc"] = ratio(warp, cycles);
-  doc["thread_ipc"] = ratio(doc["thread_instructions"].get<uint64_t>(), cycles);
-  doc["simd_utilization"] = warp ? utilization_weighted / double(warp) : 0.0;
-  doc["divergent_fraction"] =
-      ratio(doc["divergent_branches"].get<uint64_t>(), doc["branches"].get<uint64_t>());
-  nlohmann::json& memory = doc["memory"];
-  memory["requests_per_memory_instruction"] =
-      ratio(memory["global_requests"].get<uint64_t>() + memory["local_requests"].get<uint64_t>(),
-            memory["global_instructions"].get<uint64_t>() + memory["local_instructions"].get<uint64_t>());
-  nlohmann::json& compaction = doc["compaction"];
-  compaction["compaction_rate"] =
-      ratio(compaction["compacted_paths"].get<uint64_t>(), compaction["paths"].get<uint64_t>());
-  compaction["capri_accuracy"] =
-      ratio(compaction["capri_correct"].get<uint64_t>(), compaction["capri_outcomes"].get<uint64_t>());
+  totals.set("cycles", cycles);
+  nlohmann::json doc = totals.json();
   const launch::SequenceBranchTotals branches = launch::sum_launch_branches(result.launches);
   doc["per_branch"] = branches.per_branch;
   nlohmann::json head = {{"kernel", branches.kernel_list},

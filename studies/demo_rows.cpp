@@ -5,6 +5,7 @@
 #include "models/config/machine_config.hpp"
 #include "sim/timing_child.hpp"
 #include "studies/compaction_study.hpp"
+#include "studies/herding_compare.hpp"
 
 namespace simtlm::studies {
 
@@ -103,6 +104,61 @@ std::vector<double> compaction_demo_speedups(const launch::Launch& l, const std:
   for (size_t i = 1; i < cycles.size(); ++i)
     out.push_back(cycles[0] > 0 && cycles[i] > 0 ? cycles[0] / cycles[i] : 0.0);
   return out;
+}
+
+namespace {
+
+struct HerdingDemoMechanism {
+  const char* name;
+  sim::HerdingCli cli;
+};
+
+std::vector<HerdingDemoMechanism> herding_mechanisms() {
+  std::vector<HerdingDemoMechanism> m(3);
+  m[0].name = "branch herding";
+  m[0].cli.off = true;  // the launch file's own herding section is not the demo's
+  m[0].cli.branches = "all";
+  m[1].name = "branch, 1 cycle";
+  m[1].cli = m[0].cli;
+  m[1].cli.branch_cycles = 1;
+  m[2].name = "data herding";
+  m[2].cli.off = true;
+  m[2].cli.buffers = "largest";
+  return m;
+}
+
+}  // namespace
+
+std::vector<std::string> herding_demo_mechanisms() {
+  std::vector<std::string> names;
+  for (const HerdingDemoMechanism& m : herding_mechanisms()) names.emplace_back(m.name);
+  return names;
+}
+
+std::vector<HerdingDemoCell> herding_demo_row(const std::filesystem::path& launch_file,
+                                              const std::filesystem::path& config) {
+  std::vector<HerdingDemoCell> row;
+  for (const HerdingDemoMechanism& m : herding_mechanisms()) {
+    HerdingDemoCell& cell = row.emplace_back();
+    cell.mechanism = m.name;
+    HerdingCompareRequest request;
+    request.launch = launch_file;
+    request.herding = m.cli;
+    request.config = config;
+    try {
+      const HerdingCompareResult r = compare_herding(request);
+      uint64_t bytes = 0, mismatched = 0;
+      for (const launch::BufferQuality& q : r.quality) {
+        bytes += q.bytes;
+        mismatched += q.mismatched_bytes;
+      }
+      cell.speedup = r.speedup();
+      cell.differ_percent = bytes ? 100.0 * double(mismatched) / double(bytes) : 0.0;
+    } catch (const std::exception& e) {
+      cell.error = e.what();
+    }
+  }
+  return row;
 }
 
 }  // namespace simtlm::studies

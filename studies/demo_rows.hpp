@@ -1,5 +1,5 @@
-// The rows of `simtlm demo`'s Robust SIMD and compaction tables, computed here and printed by sc_main/ (the
-// full studies: scripts/study-robust-simd, scripts/study-slp).
+// The rows of `simtlm demo`'s Robust SIMD, timing, compaction and herding tables, computed here and printed
+// by sc_main/ (the full studies: scripts/study-robust-simd, scripts/study-slp).
 #pragma once
 
 #include <cstdint>
@@ -59,5 +59,18 @@ TimingDemoRow timing_demo_row(const std::filesystem::path& launch_file, const co
 std::vector<double> compaction_demo_speedups(const launch::Launch& launch,
                                              const std::filesystem::path& config,
                                              const launch::SessionOptions& options);
+
+// The herding table: hardware branch herding (0 and 1 cycle of decision) and data herding of the largest
+// buffer, each against the exact run on the timing model (the full study: scripts/study-herding).
+struct HerdingDemoCell {
+  std::string mechanism;
+  std::string error;  // not empty: the comparison failed
+  double speedup = 0;
+  double differ_percent = 0;  // output bytes that differ from the exact run's, in percent
+};
+std::vector<std::string> herding_demo_mechanisms();
+// One kernel's row, a cell per mechanism in that order.
+std::vector<HerdingDemoCell> herding_demo_row(const std::filesystem::path& launch_file,
+                                              const std::filesystem::path& config);
 
 }  // namespace simtlm::studies

@@ -87,13 +87,14 @@ class Profiler {
       m.buffers = std::move(result.buffers);
       if (herding) {
         m.instances = herding->herding().instances();
-        if (statistics) *statistics = herding->statistics();
+        if (statistics) *statistics = herding->statistics().json();
       }
       return m;
     }
     sim::ChildReport extra;
     extra.buffers = true;
-    if (herding) extra.report = [&herding](nlohmann::json& out) { out["herding"] = herding->statistics(); };
+    if (herding)
+      extra.report = [&herding](nlohmann::json& out) { out["herding"] = herding->statistics().json(); };
     const sim::ChildResult out = sim::run_timing_child(l, options, *machine_, {}, extra);
     if (!out.passed()) throw std::runtime_error(l.path.string() + ": " + out.problem());
     m.performance = double(out.cycles());

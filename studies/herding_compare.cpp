@@ -64,7 +64,7 @@ ComparedRun run_functional(const launch::Launch& l, const launch::SessionOptions
                {"simd_utilization", result.stats.simd_utilization()},
                {"branches", run.branches},
                {"divergent_branches", run.divergent_branches}};
-  if (herding) run.herding = herding->statistics();
+  if (herding) run.herding = herding->statistics().json();
   return run;
 }
 
@@ -82,7 +82,8 @@ ComparedRun run_timed(const launch::Launch& l, const launch::SessionOptions& opt
   timing.units = request.units;
   sim::ChildReport extra;
   extra.buffers = true;
-  if (herding) extra.report = [herding](nlohmann::json& out) { out["herding"] = herding->statistics(); };
+  if (herding)
+    extra.report = [herding](nlohmann::json& out) { out["herding"] = herding->statistics().json(); };
   const sim::ChildResult out = sim::run_timing_child(l, options, machine, timing, extra);
   if (!out.passed()) {
     throw std::runtime_error(

@@ -15,6 +15,7 @@
 #include <bit>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -115,10 +116,8 @@ class DivergenceUnit {
   DivergenceUnit(const DivergenceUnit&) = delete;
   DivergenceUnit& operator=(const DivergenceUnit&) = delete;
 
-  uint32_t slot_count() const { return static_cast<uint32_t>(slots_.size()); }
-  const IssueSlot& slot(uint32_t s) const { return slots_[s]; }
-  // The pool itself: sized at construction and never again, so the SM may keep a pointer to it.
-  const IssueSlot* slot_pool() const { return slots_.data(); }
+  // The issue slots: sized at construction and never again, so the SM may keep the span.
+  std::span<const IssueSlot> slots() const { return slots_; }
   const DivergenceStats& stats() const { return stats_; }
 
   // Why the unit cannot run the kernel (empty: it can). Checked once per kernel.

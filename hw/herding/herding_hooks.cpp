@@ -5,6 +5,7 @@
 #include <span>
 #include <stdexcept>
 
+#include "hw/herding/herding_stats.hpp"
 #include "hw/issue_info.hpp"
 
 namespace simtlm::hw {
@@ -17,6 +18,27 @@ struct Herding::KernelState {
   std::vector<BranchSiteCounts> branch;  // per PC
   std::vector<LoadSiteCounts> load;      // per PC
 };
+
+namespace {
+
+void set_branch_counts(stats::Group& g, const BranchSiteCounts& c) {
+  g.set("executions", c.executions);
+  g.set("divergent", c.divergent);
+  g.set("herded", c.herded);
+  g.set("lanes_forced", c.lanes_forced);
+}
+
+void set_load_counts(stats::Group& g, const LoadSiteCounts& c, uint64_t block_bytes) {
+  g.set("executions", c.executions);
+  g.set("herded", c.herded);
+  g.set("lanes_rewritten", c.lanes_rewritten);
+  g.set("requests_before", c.blocks_before);
+  g.set("requests_after", c.blocks_after);
+  g.set("bytes_before", c.blocks_before * block_bytes);
+  g.set("bytes_after", c.blocks_after * block_bytes);
+}
+
+}  // namespace
 
 Herding::Herding(launch::HerdingSpec spec, BranchMajority& majority, BlockSelection& selector)
     : spec_(std::move(spec)), majority_(majority), selector_(selector) {
@@ -156,68 +178,59 @@ uint32_t Herding::rewrite_load(const ptx::LoadEvent& event, ptx::LaneAddresses& 
   return off ? 0 : load_cycles();
 }
 
-nlohmann::json Herding::statistics() const {
-  nlohmann::json doc;
-  doc["spec"] = launch::herding_yaml(spec_, 0);
-  doc["max_instances"] = spec_.max_instances;
-  doc["instances"] = instances_;
-  doc["switched_off"] = switched_off();
+stats::Group Herding::statistics() const {
+  stats::Group doc(herding_stats_decl());
+  doc.set("spec", launch::herding_yaml(spec_, 0));
+  doc.set("max_instances", spec_.max_instances);
+  doc.set("instances", instances_);
+  doc.set("switched_off", switched_off());
   if (herds_loads()) {
-    doc["load_latency"] = {
-        {"cycles", load_cycles()}, {"source", load_cycles_source()}, {"selector_rounds", selector_rounds_}};
+    stats::Group& latency = doc.group("load_latency");
+    latency.set("cycles", load_cycles());
+    latency.set("source", load_cycles_source());
+    latency.set("selector_rounds", selector_rounds_);
   }
-  BranchSiteCounts branch_total;
-  LoadSiteCounts load_total;
-  nlohmann::json kernels = nlohmann::json::object();
+  const uint64_t block = spec_.block_bytes;
   for (const auto& k : kernels_) {
-    nlohmann::json branches = nlohmann::json::array(), loads = nlohmann::json::array();
+    stats::Group& kernel = doc.row("kernels", k->name);
     for (uint32_t pc = 0; pc < k->branch.size(); ++pc) {
       const BranchSiteCounts& c = k->branch[pc];
       if (!c.executions) continue;
-      branches.push_back({{"pc", pc},
-                          {"site", k->site[pc]},
-                          {"herd", bool(k->plan.branch[pc])},
-                          {"executions", c.executions},
-                          {"divergent", c.divergent},
-                          {"herded", c.herded},
-                          {"lanes_forced", c.lanes_forced}});
+      stats::Group& row = kernel.add_list_row("branches");
+      row.set("pc", pc);
+      row.set("site", k->site[pc]);
+      row.set("herd", bool(k->plan.branch[pc]));
+      set_branch_counts(row, c);
+    }
+    for (uint32_t pc = 0; pc < k->load.size(); ++pc) {
+      const LoadSiteCounts& c = k->load[pc];
+      if (!c.executions) continue;
+      stats::Group& row = kernel.add_list_row("loads");
+      row.set("pc", pc);
+      row.set("site", k->site[pc]);
+      set_load_counts(row, c, block);
+    }
+    kernel.set("skipped", stats::Value::list(k->plan.skipped));
+  }
+  BranchSiteCounts branch_total;
+  LoadSiteCounts load_total;
+  for (const auto& k : kernels_) {
+    for (const BranchSiteCounts& c : k->branch) {
       branch_total.executions += c.executions;
       branch_total.divergent += c.divergent;
       branch_total.herded += c.herded;
       branch_total.lanes_forced += c.lanes_forced;
     }
-    for (uint32_t pc = 0; pc < k->load.size(); ++pc) {
-      const LoadSiteCounts& c = k->load[pc];
-      if (!c.executions) continue;
-      loads.push_back({{"pc", pc},
-                       {"site", k->site[pc]},
-                       {"executions", c.executions},
-                       {"herded", c.herded},
-                       {"lanes_rewritten", c.lanes_rewritten},
-                       {"requests_before", c.blocks_before},
-                       {"requests_after", c.blocks_after},
-                       {"bytes_before", c.blocks_before * spec_.block_bytes},
-                       {"bytes_after", c.blocks_after * spec_.block_bytes}});
+    for (const LoadSiteCounts& c : k->load) {
       load_total.executions += c.executions;
       load_total.herded += c.herded;
       load_total.lanes_rewritten += c.lanes_rewritten;
       load_total.blocks_before += c.blocks_before;
       load_total.blocks_after += c.blocks_after;
     }
-    kernels[k->name] = {{"branches", branches}, {"loads", loads}, {"skipped", k->plan.skipped}};
   }
-  doc["kernels"] = kernels;
-  doc["branches"] = {{"executions", branch_total.executions},
-                     {"divergent", branch_total.divergent},
-                     {"herded", branch_total.herded},
-                     {"lanes_forced", branch_total.lanes_forced}};
-  doc["loads"] = {{"executions", load_total.executions},
-                  {"herded", load_total.herded},
-                  {"lanes_rewritten", load_total.lanes_rewritten},
-                  {"requests_before", load_total.blocks_before},
-                  {"requests_after", load_total.blocks_after},
-                  {"bytes_before", load_total.blocks_before * spec_.block_bytes},
-                  {"bytes_after", load_total.blocks_after * spec_.block_bytes}};
+  set_branch_counts(doc.group("branches"), branch_total);
+  set_load_counts(doc.group("loads"), load_total, block);
   return doc;
 }
 

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "common/stats.hpp"
 #include "hw/herding/herd_plan.hpp"
 #include "hw/units/majority_unit.hpp"
 #include "hw/units/popular_block_selector.hpp"
@@ -73,8 +74,8 @@ class Herding final : public ptx::BranchHook, public ptx::LoadAddressHook {
   // Counts every event as usual but leaves every branch and load as the kernel computed it.
   void set_observe_only(bool observe) { observe_ = observe; }
   bool switched_off() const { return spec_.max_instances != 0 && instances_ >= spec_.max_instances; }
-  // Per kernel and site: the counts above, the plan's skipped sites, the budget (docs/herding.md).
-  nlohmann::json statistics() const;
+  // Per kernel and site: the counts above, the plan's skipped sites, the budget (herding_stats_decl()).
+  stats::Group statistics() const;
 
  private:
   struct KernelState;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "hw/sc/gpu.hpp"
+#include "models/launch/document_decl.hpp"
 #include "models/launch/stats_json.hpp"
 
 namespace simtlm::hw {
@@ -65,16 +66,6 @@ GroupDecl write_back_decl() {
   return d;
 }
 
-std::shared_ptr<const GroupDecl> branch_row_decl() {
-  auto d = std::make_shared<GroupDecl>("PC", "one conditional branch");
-  d->counter("executed", "executions", "warp-level executions of this branch")
-      .counter("divergent", "executions", "of those, the divergent ones")
-      .label("ptx_line", Type::integer, "line of the branch in the PTX file")
-      .label("cuda", Type::text_or_null,
-             "`file.cu:line` from the PTX `.loc` before the branch (file name only), null without line info");
-  return d;
-}
-
 }  // namespace
 
 const GroupDecl& timing_stats_decl() {
@@ -98,7 +89,7 @@ const GroupDecl& timing_stats_decl() {
                "thread_instructions", "lane_slots")
         .ratio("divergent_fraction", "`divergent_branches / branches`, 0 when there were no branches",
                "divergent_branches", "branches")
-        .table("per_branch", branch_row_decl(),
+        .table("per_branch", launch::branch_row_decl(),
                "one entry per conditional branch that executed, keyed by its PC (instruction index, as a "
                "string)")
         .vector(

@@ -10,8 +10,6 @@
 namespace simtlm::hw {
 
 const stats::GroupDecl& timing_stats_decl();
-// docs/stats-schema.md (scripts/gen-stats-doc, `simtlm stats-schema`).
-std::string stats_schema_markdown();
 // The document a timing child wrote (its "stats"), read back once into the typed group.
 stats::Group timing_stats_from_json(const nlohmann::json& stats);
 

@@ -40,25 +40,25 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& params, const 
       passes_((ptx::kWarpSize + params.simd_width - 1) / params.simd_width),
       unit_(make_divergence_unit(unit_params(id, params), kernel, *this,
                                  CompactionUnits{units.permutation, units.compactor})),
-      slots_(unit_->slot_pool()),
+      slots_(unit_->slots().data()),
       slots_share_contexts_(unit_->slots_share_contexts()),
-      timing_(unit_->slot_count()),
+      timing_(static_cast<uint32_t>(unit_->slots().size())),
       contexts_(params.max_warps),
       context_used_(params.max_warps, 0),
       ctas_(params.max_ctas),
-      scheduler_(params.scheduler, unit_->slot_count(), params.active_set),
-      ready_(unit_->slot_count(), 0),
-      cache_cycle_(unit_->slot_count(), kNever),
-      cache_why_(unit_->slot_count(), Stall::no_warp),
-      cache_cls_(unit_->slot_count(), OpClass::integer),
-      is_stale_(unit_->slot_count(), 0),
+      scheduler_(params.scheduler, static_cast<uint32_t>(unit_->slots().size()), params.active_set),
+      ready_(static_cast<uint32_t>(unit_->slots().size()), 0),
+      cache_cycle_(static_cast<uint32_t>(unit_->slots().size()), kNever),
+      cache_why_(static_cast<uint32_t>(unit_->slots().size()), Stall::no_warp),
+      cache_cls_(static_cast<uint32_t>(unit_->slots().size()), OpClass::integer),
+      is_stale_(static_cast<uint32_t>(unit_->slots().size()), 0),
       lsu_("lsu", static_cast<int>(id), params.clock, params.line_bytes, params.lsu,
            [this](uint64_t tag, const Answer& answer) { on_response(tag, answer); }) {
   lsu_.on_unblocked = [this] { wake_at(now_cycle()); };
   stats_.per_branch.resize(k_.fn.code.size());
   if (const std::string refusal = unit_->refusal(); !refusal.empty()) throw ptx::KernelError(refusal);
-  wave.mask.assign(unit_->slot_count(), 0);
-  wave.depth.assign(unit_->slot_count(), 0);
+  wave.mask.assign(static_cast<uint32_t>(unit_->slots().size()), 0);
+  wave.depth.assign(static_cast<uint32_t>(unit_->slots().size()), 0);
   SC_METHOD(cycle);
   sensitive << wake_;
   dont_initialize();

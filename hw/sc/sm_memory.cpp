@@ -25,7 +25,7 @@ uint32_t sent_bytes(const CoalescedRequest& r) {
 }  // namespace
 
 void Sm::memory(uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) {
-  const IssueSlot& w = unit_->slot(slot);
+  const IssueSlot& w = unit_->slots()[slot];
   const ptx::MemAccess& acc = issued.mem;
   const ptx::LaneMask active = issued.mem_lanes;
   if (!active) return;

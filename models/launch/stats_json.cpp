@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 
+#include "models/launch/document_decl.hpp"
 #include "models/launch/session.hpp"
 
 namespace simtlm::launch {
@@ -59,28 +60,28 @@ void add_diagnostics(nlohmann::json& doc, const SessionResult& result, bool alwa
 
 nlohmann::json stats_json(const Launch& launch, const ptx::Module& module, const ptx::Function& kernel,
                           const ptx::RunStats& stats, double wall_seconds) {
-  nlohmann::json per_branch = nlohmann::json::object();
+  stats::Group doc(functional_stats_decl());
+  doc.set("warp_instructions", stats.warp_instructions);
+  doc.set("thread_instructions", stats.thread_instructions);
+  doc.set("active_lanes", stats.active_lane_sum);
+  doc.set("branches", stats.branches);
+  doc.set("divergent_branches", stats.divergent_branches);
   for (const auto& [pc, branch] : stats.per_branch) {
-    per_branch[std::to_string(pc)] = branch_json(module, kernel, pc, branch.executed, branch.divergent);
+    stats::Group& row = doc.row("per_branch", std::to_string(pc));
+    row.set("executed", branch.executed);
+    row.set("divergent", branch.divergent);
+    row.set("ptx_line", pc < kernel.code.size() ? kernel.code[pc].line : 0);
+    const std::string loc = pc < kernel.code.size() ? cuda_location(module, kernel.code[pc]) : "";
+    if (!loc.empty()) row.set("cuda", loc);
   }
-  const double divergent_fraction =
-      stats.branches ? double(stats.divergent_branches) / double(stats.branches) : 0.0;
-  nlohmann::json doc = launch_json(launch, kernel);
-  doc.update(nlohmann::json{
-      {"warp_instructions", stats.warp_instructions},
-      {"thread_instructions", stats.thread_instructions},
-      {"simd_utilization", stats.simd_utilization()},
-      {"branches", stats.branches},
-      {"divergent_branches", stats.divergent_branches},
-      {"divergent_fraction", divergent_fraction},
-      {"per_branch", per_branch},
-      {"barriers", stats.barriers},
-      {"max_stack_depth", stats.max_stack_depth},
-      {"ctas", stats.ctas},
-      {"warps", stats.warps},
-      {"host", {{"wall_seconds", wall_seconds}}},
-  });
-  return doc;
+  doc.set("barriers", stats.barriers);
+  doc.set("max_stack_depth", stats.max_stack_depth);
+  doc.set("ctas", stats.ctas);
+  doc.set("warps", stats.warps);
+  doc.group("host").set("wall_seconds", wall_seconds);
+  nlohmann::json out = doc.json();
+  out.update(launch_json(launch, kernel));
+  return out;
 }
 
 }  // namespace simtlm::launch

@@ -17,7 +17,7 @@ TEST(StatsSchema, ReferenceDocIsGenerated) {
   std::ifstream in(source_path("docs/stats-schema.md"));
   std::stringstream text;
   text << in.rdbuf();
-  EXPECT_EQ(text.str(), hw::stats_schema_markdown())
+  EXPECT_EQ(text.str(), sim::stats_schema_markdown())
       << "docs/stats-schema.md is stale: run scripts/gen-stats-doc";
 }
 

@@ -37,7 +37,7 @@ HerdedRun run(uint32_t rounds, std::optional<uint32_t> load_cycles = {},
   if (!herding) return {};
   herding->use_machine(m);
   sim::ChildReport extra;
-  extra.report = [&](nlohmann::json& out) { out["herding"] = herding->statistics(); };
+  extra.report = [&](nlohmann::json& out) { out["herding"] = herding->statistics().json(); };
   const nlohmann::json out = sim::run_timing_in_child(l, options, m, {}, extra);
   EXPECT_FALSE(out.contains("error")) << out.value("error", "");
   if (out.contains("error")) return {};
@@ -150,7 +150,7 @@ TEST(TimingHerdLatencyRefusal, RoundsThatDoNotDivideTheHerdingGroupAreRefusedNam
   m.set(kRoundsKey, "32", "--set");
   branch_herding.use_machine(m);
   EXPECT_EQ(branch_herding.herding().selector_rounds(), 32u);
-  EXPECT_FALSE(branch_herding.statistics().contains("load_latency"));
+  EXPECT_FALSE(branch_herding.statistics().json().contains("load_latency"));
 }
 
 }  // namespace

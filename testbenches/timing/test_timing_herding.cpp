@@ -35,7 +35,7 @@ Runs run_herded(const std::string& workload, const sim::HerdingCli& cli, const h
     sim::ChildReport extra;
     extra.buffers = true;
     extra.report = [&](nlohmann::json& out) {
-      if (herding) out["herding"] = herding->statistics();
+      if (herding) out["herding"] = herding->statistics().json();
     };
     r.timing = sim::run_timing_in_child(l, options, m, {}, extra);
     EXPECT_FALSE(r.timing.contains("error")) << r.timing.value("error", "");
@@ -49,7 +49,7 @@ Runs run_herded(const std::string& workload, const sim::HerdingCli& cli, const h
   EXPECT_TRUE(f.ok());
   r.functional = f.buffers;
   r.functional_divergent = f.stats.divergent_branches;
-  if (herding) r.functional_herding = herding->statistics();
+  if (herding) r.functional_herding = herding->statistics().json();
   return r;
 }
 

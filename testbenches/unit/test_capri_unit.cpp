@@ -51,7 +51,7 @@ TEST(CapriUnit, AWarpThatSplitsAtABranchPredictedNotToPayRunsTheRegionOnItsOwnSt
   // "does not pay" and scores its prediction wrong.
   to_branch(*unit, 0, {0, 1}, 1);
   unit->branch(0, 2, per_part({0xffffffffu}), 2);
-  EXPECT_TRUE(unit->slot(0).waits);
+  EXPECT_TRUE(unit->slots()[0].waits);
   unit->branch(1, 2, per_part({0xffffffffu}), 3);
   const CompactionStats& c = unit->stats().compaction;
   EXPECT_EQ(c.cta_branches, 1u);
@@ -59,27 +59,27 @@ TEST(CapriUnit, AWarpThatSplitsAtABranchPredictedNotToPayRunsTheRegionOnItsOwnSt
   EXPECT_EQ(c.capri_correct, 0u);
   EXPECT_EQ(c.sync_wait_cycles, 1u);  // slot 0 waited from cycle 2 to 3
   for (uint32_t s : {0u, 1u}) {
-    ASSERT_EQ(unit->slot(s).pc, 5u);
+    ASSERT_EQ(unit->slots()[s].pc, 5u);
     unit->completed(s, 5, 4);  // both reach ret
     unit->exit(s, 6, per_part({0xffffffffu}), 5);
   }
   // Second CTA on the same slots: warp 0's threads split, yet it goes on at once, on its own stack.
   to_branch(*unit, 0, {0, 1}, 10);
   unit->branch(0, 2, per_part({0x0000ffffu}), 11);
-  EXPECT_FALSE(unit->slot(0).waits);
+  EXPECT_FALSE(unit->slots()[0].waits);
   EXPECT_EQ(c.capri_skipped, 1u);
   EXPECT_EQ(c.capri_free_regions, 1u);
   EXPECT_EQ(unit->depth(0), 1u);  // the CTA's stack did not move
-  const uint32_t first_pc = unit->slot(0).pc;
-  const std::string first = parts_of(unit->slot(0));
+  const uint32_t first_pc = unit->slots()[0].pc;
+  const std::string first = parts_of(unit->slots()[0]);
   ASSERT_TRUE((first_pc == 5 && first == "0:0000ffff") || (first_pc == 3 && first == "0:ffff0000"))
       << first_pc << " " << first;
   // Warp 1's threads agree: it also goes on, on the CTA's path; both warps have now recorded an outcome,
   // which trains the table: warp 0's taken lanes 0-15 and warp 1's 0-31 share home lanes, so compaction would
   // not have saved a warp, as predicted.
   unit->branch(1, 2, per_part({0xffffffffu}), 12);
-  EXPECT_FALSE(unit->slot(1).waits);
-  EXPECT_EQ(unit->slot(1).pc, 5u);
+  EXPECT_FALSE(unit->slots()[1].waits);
+  EXPECT_EQ(unit->slots()[1].pc, 5u);
   EXPECT_EQ(c.capri_skipped, 2u);
   EXPECT_EQ(c.capri_free_regions, 1u);
   EXPECT_EQ(c.capri_outcomes, 2u);
@@ -88,20 +88,20 @@ TEST(CapriUnit, AWarpThatSplitsAtABranchPredictedNotToPayRunsTheRegionOnItsOwnSt
   // Warp 0 runs its first path to the reconvergence point, then the other, then rejoins with all its threads.
   if (first_pc == 5) {
     unit->completed(0, 5, 13);
-    EXPECT_EQ(unit->slot(0).pc, 3u);
-    EXPECT_EQ(parts_of(unit->slot(0)), "0:ffff0000");
+    EXPECT_EQ(unit->slots()[0].pc, 3u);
+    EXPECT_EQ(parts_of(unit->slots()[0]), "0:ffff0000");
     unit->completed(0, 3, 14);
     unit->branch(0, 4, per_part({0xffff0000u}), 15);  // bra.uni JOIN
   } else {
     unit->completed(0, 3, 13);
     unit->branch(0, 4, per_part({0xffff0000u}), 14);
-    EXPECT_EQ(unit->slot(0).pc, 5u);
-    EXPECT_EQ(parts_of(unit->slot(0)), "0:0000ffff");
+    EXPECT_EQ(unit->slots()[0].pc, 5u);
+    EXPECT_EQ(parts_of(unit->slots()[0]), "0:0000ffff");
     unit->completed(0, 5, 15);
   }
-  EXPECT_EQ(unit->slot(0).pc, 6u);
-  EXPECT_EQ(parts_of(unit->slot(0)), "0:ffffffff");
-  EXPECT_FALSE(unit->slot(0).waits);
+  EXPECT_EQ(unit->slots()[0].pc, 6u);
+  EXPECT_EQ(parts_of(unit->slots()[0]), "0:ffffffff");
+  EXPECT_FALSE(unit->slots()[0].waits);
   EXPECT_EQ(c.cta_branches, 1u);  // no synchronization in the second CTA
 }
 
@@ -112,13 +112,13 @@ TEST(CapriUnit, AWarpJoinsASynchronizationItsCtaAlreadyWaitsAtWhateverTheTableNo
   to_branch(*unit, 0, {0, 1}, 1);
   to_branch(*unit, 1, {2, 3}, 1);
   unit->branch(0, 2, per_part({0xffffffffu}), 2);  // a miss: CTA 0's first warp waits
-  EXPECT_TRUE(unit->slot(0).waits);
+  EXPECT_TRUE(unit->slots()[0].waits);
   // CTA 1 resolves the branch without diverging: the table now says "does not pay".
   unit->branch(2, 2, per_part({0u}), 3);
   unit->branch(3, 2, per_part({0u}), 4);
   const CompactionStats& c = unit->stats().compaction;
   EXPECT_EQ(c.cta_branches, 1u);
-  EXPECT_EQ(unit->slot(2).pc, 3u);
+  EXPECT_EQ(unit->slots()[2].pc, 3u);
   // CTA 0's second warp does not ask: its CTA waits there, so it joins, and the CTA resolves.
   unit->branch(1, 2, per_part({0x0000ffffu}), 5);
   EXPECT_EQ(c.capri_lookups, 2u);  // slots 0 and 2; slot 3 joined slot 2 as slot 1 joins slot 0
@@ -145,10 +145,10 @@ TEST(CapriUnit, ACompactionThatSavesAWarpTrainsTheTableSoTheNextCtaWaitsThere) {
   EXPECT_EQ(c.compacted, 2u);
   EXPECT_EQ(c.capri_outcomes, 1u);
   EXPECT_EQ(c.capri_correct, 1u);  // a miss predicts adequate, and it was
-  EXPECT_EQ(parts_of(unit->slot(0)), "0:0000ffff 1:ffff0000");
+  EXPECT_EQ(parts_of(unit->slots()[0]), "0:0000ffff 1:ffff0000");
   // CTA 1's first warp finds "pays" in the table and waits, even though its own threads agree.
   unit->branch(2, 2, per_part({0xffffffffu}), 4);
-  EXPECT_TRUE(unit->slot(2).waits);
+  EXPECT_TRUE(unit->slots()[2].waits);
   EXPECT_EQ(c.capri_skipped, 0u);
   EXPECT_EQ(c.capri_lookups, 2u);  // slots 0 and 2 asked; slot 1 joined slot 0
 }
@@ -162,19 +162,19 @@ TEST(TbcUnit, EveryConditionalBranchWaitsForTheCtaEvenWhenNoThreadSplitsAndUncon
   auto unit = make_divergence_unit(params(Compaction::tbc), *k.timing, host, {});
   to_branch(*unit, 0, {0, 1}, 1);
   unit->branch(0, 2, per_part({0u}), 2);  // every thread falls through
-  EXPECT_TRUE(unit->slot(0).waits);
+  EXPECT_TRUE(unit->slots()[0].waits);
   unit->branch(1, 2, per_part({0u}), 3);
   const CompactionStats& c = unit->stats().compaction;
   EXPECT_EQ(c.cta_branches, 1u);
   EXPECT_EQ(c.divergent, 0u);
   for (uint32_t s : {0u, 1u}) {
-    EXPECT_FALSE(unit->slot(s).waits);
-    EXPECT_EQ(unit->slot(s).pc, 3u);
+    EXPECT_FALSE(unit->slots()[s].waits);
+    EXPECT_EQ(unit->slots()[s].pc, 3u);
   }
   unit->completed(0, 3, 4);
   unit->branch(0, 4, per_part({0xffffffffu}), 5);  // bra.uni JOIN: no wait
-  EXPECT_FALSE(unit->slot(0).waits);
-  EXPECT_EQ(unit->slot(0).pc, 6u);
+  EXPECT_FALSE(unit->slots()[0].waits);
+  EXPECT_EQ(unit->slots()[0].pc, 6u);
   EXPECT_EQ(c.cta_branches, 1u);
   EXPECT_EQ(c.sync_wait_cycles, 1u);
 }

@@ -26,7 +26,7 @@ TEST(WarpStacksUnit, IfElseRunsTheTakenPathFirstThenReconvergesAndExits) {
   auto unit = make_divergence_unit(params(Compaction::none), *k.timing, host, {});
   unit->launch_cta(0, 0, {2}, {0xffffffffu}, 10);
   EXPECT_EQ(host.events, (std::vector<std::string>{"start 2 @10 branch"}));
-  const IssueSlot& s = unit->slot(2);
+  const IssueSlot& s = unit->slots()[2];
   ASSERT_TRUE(s.live);
   unit->executed(2, 0, 0, 10);
   unit->completed(2, 0, 10);
@@ -69,7 +69,7 @@ TEST(WarpStacksUnit, SpillsBeyondTheOnChipEntriesAndWaitsForItsFillsUnlessAPrese
     host.events.clear();
     unit->executed(0, 5, 0, 2);  // the taken path pops to the fall-through entry, still on chip
     EXPECT_TRUE(host.events.empty());
-    EXPECT_EQ(unit->slot(0).pc, 3u);
+    EXPECT_EQ(unit->slots()[0].pc, 3u);
     unit->executed(0, 3, 0, 3);
     unit->branch(0, 4, per_part({0xffff0000u}), 4);  // at the join the spilled waiting entry comes back
     EXPECT_EQ(host.events, (std::vector<std::string>{measured ? "fill 0 pc 4 8B" : "fill 0 pc 4 8B wait"}));
@@ -91,18 +91,18 @@ TEST(BlockCompactionUnit, TwoHalfWarpsOfEachPathMergeIntoOneWarpAfterTheCtaWaits
   }
   host.events.clear();
   unit->branch(0, 2, per_part({0x0000ffffu}), 3);  // warp 0: lanes 0-15 take it
-  EXPECT_TRUE(unit->slot(0).waits);
+  EXPECT_TRUE(unit->slots()[0].waits);
   EXPECT_TRUE(host.events.empty());
   unit->branch(1, 2, per_part({0xffff0000u}), 4);  // warp 1: lanes 16-31 take it
   // Both paths compact from two warps to one: the taken path runs first, in one slot, each thread in its
   // lane.
   EXPECT_EQ(host.events, (std::vector<std::string>{"stop 0", "stop 1", "start 0 @5 compaction"}));
-  const IssueSlot& s = unit->slot(0);
+  const IssueSlot& s = unit->slots()[0];
   EXPECT_EQ(s.pc, 5u);
   EXPECT_EQ(parts_of(s), "0:0000ffff 1:ffff0000");
   EXPECT_EQ(unit->issue_lanes(0), 0xffffffffu);
   EXPECT_EQ(unit->taken_lanes(0, per_part({0x0000000fu, 0x00010000u})), 0x0001000fu);
-  EXPECT_FALSE(unit->slot(1).live);
+  EXPECT_FALSE(unit->slots()[1].live);
   EXPECT_EQ(unit->depth(0), 3u);
   const CompactionStats& c = unit->stats().compaction;
   EXPECT_EQ(c.cta_branches, 1u);
@@ -124,7 +124,7 @@ TEST(BlockCompactionUnit, TwoHalfWarpsOfEachPathMergeIntoOneWarpAfterTheCtaWaits
   // At the join both CTA warps are whole again.
   EXPECT_EQ(s.pc, 6u);
   EXPECT_EQ(parts_of(s), "0:ffffffff");
-  EXPECT_EQ(parts_of(unit->slot(1)), "1:ffffffff");
+  EXPECT_EQ(parts_of(unit->slots()[1]), "1:ffffffff");
   host.events.clear();
   unit->exit(0, 6, per_part({0xffffffffu}), 9);
   unit->exit(1, 6, per_part({0xffffffffu}), 9);
@@ -146,7 +146,7 @@ TEST(BlockCompactionUnit, IdealPacksThreadsThatShareHomeLanesWhereTbcCannot) {
     const CompactionStats& c = unit->stats().compaction;
     EXPECT_EQ(c.warps_formed, mechanism == Compaction::ideal ? 2u : 4u) << compaction_name(mechanism);
     EXPECT_EQ(c.warps_ideal, 2u);
-    EXPECT_EQ(parts_of(unit->slot(0)),
+    EXPECT_EQ(parts_of(unit->slots()[0]),
               mechanism == Compaction::ideal ? "0:0000ffff 1:0000ffff" : "0:0000ffff");
   }
 }
@@ -164,14 +164,14 @@ TEST(CapriUnit, AUniformLoopBranchWaitsOnceThenSkipsWhenCompactionNeverPays) {
   };
   for (uint32_t s : {0u, 1u}) unit->completed(s, 0, now++);
   iterate(0);
-  EXPECT_TRUE(unit->slot(0).waits);  // the counter starts at "compaction pays": the warp waits
+  EXPECT_TRUE(unit->slots()[0].waits);  // the counter starts at "compaction pays": the warp waits
   iterate(1);
   EXPECT_EQ(unit->stats().compaction.cta_branches, 1u);
-  EXPECT_EQ(unit->slot(0).pc, 1u);
+  EXPECT_EQ(unit->slots()[0].pc, 1u);
   // The CTA did not diverge, so the counter dropped: from now on both warps go on without waiting.
   iterate(0);
-  EXPECT_FALSE(unit->slot(0).waits);
-  EXPECT_EQ(unit->slot(0).pc, 1u);
+  EXPECT_FALSE(unit->slots()[0].waits);
+  EXPECT_EQ(unit->slots()[0].pc, 1u);
   iterate(1);
   iterate(0);
   EXPECT_EQ(unit->stats().compaction.capri_skipped, 3u);
@@ -262,10 +262,10 @@ TEST(DivergenceUnits, TheNextCtaMayBeLaunchedFromTheLastWarpDone) {
     }
     EXPECT_EQ(host.relaunches, 1u) << compaction_name(mechanism);
     for (uint32_t s : {0u, 1u}) {
-      EXPECT_TRUE(unit->slot(s).live) << compaction_name(mechanism);
-      EXPECT_EQ(unit->slot(s).pc, 0u) << compaction_name(mechanism);
+      EXPECT_TRUE(unit->slots()[s].live) << compaction_name(mechanism);
+      EXPECT_EQ(unit->slots()[s].pc, 0u) << compaction_name(mechanism);
     }
-    EXPECT_EQ(parts_of(unit->slot(1)), "1:000000f0") << compaction_name(mechanism);
+    EXPECT_EQ(parts_of(unit->slots()[1]), "1:000000f0") << compaction_name(mechanism);
   }
 }
 
@@ -289,7 +289,7 @@ TEST(DivergenceUnits, CompactionRefusesDeviceCallsAndTheFactoryBuildsEachMechani
   for (const Compaction mechanism :
        {Compaction::none, Compaction::tbc, Compaction::ideal, Compaction::capri}) {
     auto unit = make_divergence_unit(params(mechanism), *k.timing, host, {});
-    EXPECT_EQ(unit->slot_count(), 4u);
+    EXPECT_EQ(unit->slots().size(), 4u);
     EXPECT_EQ(unit->slots_share_contexts(), mechanism != Compaction::none);
     EXPECT_EQ(unit->refusal(), "");  // no calls in this kernel
   }

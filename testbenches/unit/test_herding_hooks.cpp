@@ -21,9 +21,9 @@ HerdingSpec herd_branch(uint32_t pc) {
 
 // The statistics entry of the site at `pc` in list `kind` ("branches" or "loads") of the tiny kernel.
 nlohmann::json site_stats(hw::Herding& h, const char* kind, uint32_t pc) {
-  const nlohmann::json stats = h.statistics();
-  for (const nlohmann::json& entry : stats["kernels"]["tiny_herd"][kind]) {
-    if (entry["pc"] == pc) return entry;
+  const stats::Group stats = h.statistics();
+  for (const stats::Group& entry : stats.table("kernels").at("tiny_herd").list(kind)) {
+    if (entry.integer("pc") == pc) return entry.json();
   }
   return {};
 }
@@ -136,7 +136,7 @@ TEST_F(HerdingBranch, ABranchOutsideThePlanKeepsItsSplitAndCostsNothing) {
   EXPECT_EQ(s["divergent"], 1u);
   EXPECT_EQ(s["herded"], 0u);
   EXPECT_EQ(h->instances(), 0u);
-  EXPECT_EQ(h->statistics()["branches"]["divergent"], 1u);
+  EXPECT_EQ(h->statistics().group("branches").integer("divergent"), 1u);
 }
 
 TEST_F(HerdingBranch, ObserveOnlyCountsWithoutHerding) {
@@ -164,14 +164,15 @@ TEST_F(HerdingBranch, HerdingSwitchesOffAtMaxInstances) {
     EXPECT_EQ(h->instances(), uint64_t(std::min(i + 1, 3))) << i;
     EXPECT_EQ(h->switched_off(), i >= 2) << i;
   }
-  const nlohmann::json doc = h->statistics();
-  EXPECT_EQ(doc["instances"], 3u);
-  EXPECT_EQ(doc["max_instances"], 3u);
-  EXPECT_EQ(doc["switched_off"], true);
-  EXPECT_EQ(doc["branches"]["executions"], 12u);
-  EXPECT_EQ(doc["branches"]["divergent"], 6u);
-  EXPECT_EQ(doc["branches"]["herded"], 3u);
-  EXPECT_EQ(doc["branches"]["lanes_forced"], 6u);
+  const stats::Group doc = h->statistics();
+  EXPECT_EQ(doc.integer("instances"), 3u);
+  EXPECT_EQ(doc.integer("max_instances"), 3u);
+  EXPECT_EQ(doc.get("switched_off"), stats::Value(true));
+  const stats::Group& branches = doc.group("branches");
+  EXPECT_EQ(branches.integer("executions"), 12u);
+  EXPECT_EQ(branches.integer("divergent"), 6u);
+  EXPECT_EQ(branches.integer("herded"), 3u);
+  EXPECT_EQ(branches.integer("lanes_forced"), 6u);
 }
 
 // Data herding: a GlobalMemory with two buffers, loads at the tiny kernel's two global loads.
@@ -329,7 +330,7 @@ TEST_F(HerdingLoad, LoadsOutsideThePlanOrOutsideGlobalMemoryAreUntouched) {
   a = spread;
   EXPECT_EQ(h->rewrite_load(tiny.load(kFirstLoadPc, kAll, &memory, ptx::Space::shared), a), 0u);
   EXPECT_EQ(a, spread);
-  EXPECT_EQ(h->statistics()["loads"]["executions"], 0u);
+  EXPECT_EQ(h->statistics().group("loads").integer("executions"), 0u);
   // The generic space does reach global memory, and pays the selector's latency (one round: 2 cycles).
   EXPECT_EQ(h->rewrite_load(tiny.load(kFirstLoadPc, kAll, &memory, ptx::Space::generic), a), 2u);
   EXPECT_EQ(a, addresses([&](unsigned) { return data; }));
@@ -349,7 +350,7 @@ TEST_F(HerdingLoad, AnUnsetLoadCyclesChargesTheSelectorsLatency) {
   EXPECT_EQ(cycles, 9u);
   herd(*h, one_block, kFirstLoadPc, kAll, &cycles);
   EXPECT_EQ(cycles, 9u);
-  EXPECT_EQ(h->statistics()["load_latency"],
+  EXPECT_EQ(h->statistics().group("load_latency").json(),
             (nlohmann::json{{"cycles", 9u}, {"source", "selector"}, {"selector_rounds", 8u}}));
   // The selector compares group_lanes / rounds lanes per cycle: rounds must be a power of two dividing 32.
   EXPECT_THROW(h->set_selector_rounds(3), std::invalid_argument);
@@ -362,7 +363,7 @@ TEST_F(HerdingLoad, AnUnsetLoadCyclesChargesTheSelectorsLatency) {
   free_selection->set_selector_rounds(8);
   herd(*free_selection, spread, kFirstLoadPc, kAll, &cycles);
   EXPECT_EQ(cycles, 0u);
-  EXPECT_EQ(free_selection->statistics()["load_latency"]["source"], "launch");
+  EXPECT_EQ(free_selection->statistics().group("load_latency").get("source").text(), "launch");
   // Half-warp groups: 32 rounds no longer divide the group.
   HerdingSpec halves = herd_loads({"7"});
   halves.group_lanes = 16;
@@ -387,12 +388,12 @@ TEST_F(HerdingLoad, BranchesAndLoadsShareTheBudget) {
   EXPECT_EQ(herd(*h, spread, kFirstLoadPc, kAll, &cycles), spread);
   EXPECT_EQ(cycles, 0u);
   EXPECT_EQ(h->branch_taken(tiny.branch(kDataBranchPc, kAll, lanes(0, 20))).taken, lanes(0, 20));
-  const nlohmann::json doc = h->statistics();
-  EXPECT_EQ(doc["instances"], 2u);
-  EXPECT_EQ(doc["loads"]["herded"], 1u);
-  EXPECT_EQ(doc["loads"]["requests_before"], 64u);
-  EXPECT_EQ(doc["loads"]["requests_after"], 1u + 32u);
-  EXPECT_EQ(doc["branches"]["herded"], 1u);
+  const stats::Group doc = h->statistics();
+  EXPECT_EQ(doc.integer("instances"), 2u);
+  EXPECT_EQ(doc.group("loads").integer("herded"), 1u);
+  EXPECT_EQ(doc.group("loads").integer("requests_before"), 64u);
+  EXPECT_EQ(doc.group("loads").integer("requests_after"), 1u + 32u);
+  EXPECT_EQ(doc.group("branches").integer("herded"), 1u);
 }
 
 }  // namespace

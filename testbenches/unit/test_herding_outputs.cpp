@@ -40,7 +40,7 @@ HerdedRun run_herded(const std::string& name, const launch::HerdingSpec& spec) {
   HerdedRun r;
   r.initial = session.prepare_device()->initial;
   r.result = session.run();
-  r.stats = herding.statistics();
+  r.stats = herding.statistics().json();
   r.instances = herding.instances();
   return r;
 }
