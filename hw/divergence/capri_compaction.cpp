@@ -277,11 +277,12 @@ void CapriCompaction::hand_back(uint32_t slot, size_t holder) {
   o.local.exit(o.local.top().pc - 1, o.local.top().mask);  // leaves these positions' entries, keeping top.pc
 }
 
-// After the warp's own stack moved. Threads of its top entry that reach the PC at which an entry of the CTA's
-// stack resumes them (the one below the entry the warp left, at that entry's reconvergence point, or one
-// pushed since with its masks) are handed back: a whole warp joins the running path when that entry is the
-// top (starting its region late), otherwise they stop and wait in that entry. A warp that reconverges where
-// it went off rejoins the entry it left when that is still the top.
+// After the warp's own stack moved. When the warp is whole again (its own stack at one entry) and reaches the
+// PC at which an entry of the CTA's stack resumes its threads (the one below the entry the warp left, at that
+// entry's reconvergence point, or one pushed since with its masks), it is handed back: it joins the running
+// path when that entry is the top (starting its region late), otherwise it stops and waits in that entry. A
+// warp that reconverges where it went off rejoins the entry it left when that is still the top. A warp that
+// is not whole goes on on its own stack: handing back part of it would issue its threads as two warps.
 void CapriCompaction::free_settle(uint32_t slot, uint64_t now) {
   OwnState& o = own(slot);
   IssueSlot& s = slots_[slot];
@@ -318,7 +319,7 @@ void CapriCompaction::free_settle(uint32_t slot, uint64_t now) {
       rejoin(slot, top.pc, now);
       return;
     }
-    if (holder == cta.stack.size()) break;
+    if (holder == cta.stack.size() || !whole) break;  // a warp is handed back whole or not at all
     hand_back(slot, holder);
   }
   if (s.pc >= k_.fn.code.size()) free_exit(slot, o.local.top().mask, s.pc, now);  // fell off the end

@@ -48,9 +48,9 @@ class CapriCompaction final : public BlockCompaction {
     std::map<uint32_t, uint32_t> executions;  // per branch PC, executions since the CTA last synchronized
     // Free mode: the warp runs off the CTA's path on its own stack (over the positions of `threads`). Its
     // threads left the path's top entry; when the warp reconverges at free_until (the branch's reconvergence
-    // point) and that entry is still on top (the stamp did not move), they rejoin it. Otherwise each thread
-    // stops where an entry of the CTA's stack resumes it (at the latest, the reconvergence point of the entry
-    // it left, where the entry below holds it).
+    // point) and that entry is still on top (the stamp did not move), they rejoin it. Otherwise the whole
+    // warp stops where an entry of the CTA's stack resumes it (at the latest, the reconvergence point of the
+    // entry it left, where the entry below holds it); it is never handed back in parts.
     bool free = false;
     uint32_t free_until = ptx::kNoTarget;
     uint64_t left_stamp = 0;
@@ -74,7 +74,7 @@ class CapriCompaction final : public BlockCompaction {
   void free_settle(uint32_t slot, uint64_t now);
   void rejoin(uint32_t slot, uint32_t pc, uint64_t now);
   void leave(uint32_t slot, uint64_t now);       // the warp has no thread left off the path
-  void hand_back(uint32_t slot, size_t holder);  // the top entry's threads wait in the CTA's entry `holder`
+  void hand_back(uint32_t slot, size_t holder);  // the whole warp waits in the CTA's entry `holder`
 
   std::vector<OwnState> own_;
   std::vector<std::map<uint32_t, Round>> rounds_;  // per CTA, by branch PC

@@ -196,7 +196,7 @@ rule, arithmetic instruction throughput).
 
 | file | parameter | value | source; disagreement |
 |---|---|---|---|
-| `fermi-slp.yaml` | `gpu.registers_per_sm` | 32768 | [WP]: a GF100 SM has 32,768 32-bit registers, as [G480] (`-gpgpu_shader_registers 32768`); [T2] lists 16384 (a GT200 SM's count) and is not followed |
+| `fermi-slp.yaml` | `gpu.registers_per_sm` | 16384 | [T2] (a GT200 SM's count); a GF100 SM has 32,768 [WP], as [G480] (`-gpgpu_shader_registers 32768`). Followed since issue 28: 3 CTAs per SM instead of 4 for mummer, ray_trace and eigen_bisect (_large), 2 for convolution |
 | `fermi-slp.yaml` | `gpu.sms`, `gpu.max_threads_per_sm` | 30, 1024 | [T2]; a GTX 480 has 15 SMs of 1536 threads [G480] |
 | `fermi-slp.yaml` | `gpu.shared_bytes_per_sm` | 32768 | [T2]; GF100: 48 or 16 KB of a 64 KB array [WP] |
 | `fermi-slp.yaml` | `l1.*`, `l2.*` lines | 64 B | [T2] 32KB/8-way/64B and 1024KB/64-way/64B; GF100 lines are 128 B, its L2 768 KB [WP], [G480]. 128-byte coalescing segments over these lines leave as two line requests |
