@@ -3,6 +3,7 @@ harmonic means, the divergent-kernel selection, stall classes and CAPRI's predic
 timed runs of configs/sweeps/slp-timing.yaml. `timing` is {kernel: {mechanism: stats.json document}}; a key a
 run did not write (an older simulator, a mechanism or kernel not in the sweep) is "not measured": None."""
 
+import statistics
 from fractions import Fraction
 
 from sweep_results import stat_value
@@ -10,6 +11,19 @@ from sweep_results import stat_value
 # A kernel counts as divergent when at least this fraction of its warps' conditional branch executions split the
 # warp under no compaction; the study's conclusions are stated for the full and for the divergent set.
 DIVERGENT_THRESHOLD = 0.10
+
+# The paper's benchmark rule (Section 5): it evaluates only the kernels whose SIMD utilization is below 99%; here
+# that is the no-compaction run's on the timing model.
+PAPER_UTILIZATION_LIMIT = 0.99
+
+# A kernel whose latest SM finishes more than this factor after the median SM ends with its unluckiest SM, so its
+# speed-up measures that SM rather than the mechanism; a mean over such a kernel is flagged.
+SPREAD_LIMIT = 1.10
+
+# The paper's Table 1 instruction counts ("#Instr.") of the kernels it names, by this suite's kernel name.
+TABLE1_INSTRUCTIONS = {"backprop": "1M", "bfs": "256K", "mummer": "2.7M", "bitonic": "2K", "reduction": "44K",
+                       "mandelbrot": "8.3M", "dxtc": "955K", "eigen_bisect": "6.7M", "convolution": "204K",
+                       "sobel": "575K"}
 
 # "Never more than 1% slower": a mechanism is an offender on a kernel when it takes more than this fraction of
 # cycles beyond no compaction's.
@@ -68,6 +82,53 @@ def divergent_kernels(timing, kernels, threshold=DIVERGENT_THRESHOLD):
         if fraction is not None and fraction >= threshold:
             selected.append(k)
     return selected
+
+
+def simd_utilization(timing, kernel):
+    return stat_value(timing.get(kernel, {}).get(BASELINE, {}), "simd_utilization")
+
+
+def paper_set(timing, kernels, limit=PAPER_UTILIZATION_LIMIT):
+    """The kernels whose no-compaction SIMD utilization is below the limit (the paper's rule), in order."""
+    return [k for k in kernels if (u := simd_utilization(timing, k)) is not None and u < limit]
+
+
+def suite_name(kernel):
+    """The suite kernel a study launch file runs (`mummer_large` runs mummer)."""
+    return kernel[:-len("_large")] if kernel.endswith("_large") else kernel
+
+
+def finish_spread(stats):
+    """The latest SM's finish cycle over the median SM's (`sms[i].finish_cycle`), None when not measured."""
+    finishes = [s.get("finish_cycle") for s in (stats or {}).get("sms") or []]
+    if not finishes or any(f is None for f in finishes) or statistics.median(finishes) <= 0:
+        return None
+    return max(finishes) / statistics.median(finishes)
+
+
+def spread_flagged(timing, kernels, mechanism):
+    """Whether a kernel of the set ends with its unluckiest SM (spread above SPREAD_LIMIT) under the mechanism
+    or under no compaction."""
+    for k in kernels:
+        for mech in (BASELINE, mechanism):
+            spread = finish_spread(timing.get(k, {}).get(mech))
+            if spread is not None and spread > SPREAD_LIMIT:
+                return True
+    return False
+
+
+def machine_fill(stats):
+    """{ctas, ctas_per_sm, warps_per_sm, waves} of a run: CTAs run, the most resident at once on an SM, their
+    warps, and CTAs over what the SMs hold at once. None when the run has no per-SM counts."""
+    sms = (stats or {}).get("sms") or []
+    if not sms or any("ctas" not in s or "max_resident_ctas" not in s for s in sms):
+        return None
+    per_sm = max(s["max_resident_ctas"] for s in sms)
+    ctas = sum(s["ctas"] for s in sms)
+    block = stats.get("block")
+    warps_per_cta = -(-block[0] * block[1] * block[2] // 32) if block else None
+    return {"ctas": ctas, "ctas_per_sm": per_sm, "warps_per_sm": per_sm * warps_per_cta if block else None,
+            "waves": ctas / (len(sms) * per_sm) if per_sm else None}
 
 
 def mean_speedups(timing, kernels, mechanism):

@@ -34,24 +34,69 @@ def label(mechanism):
     return mechanism.replace("tbc+", "TBC+").replace("capri+", "CAPRI+")
 
 
-def set_name(n_all, n_div):
-    return f"all {n_all} kernels", f"the {n_div} divergent kernels"
+def set_name(n_all, n_selected):
+    return (f"all {n_all} kernels",
+            f"the {n_selected} kernels below {100 * m.PAPER_UTILIZATION_LIMIT:.0f}% SIMD utilization")
 
 
-def speedup_table(timing, kernels, divergent, columns):
-    head = ["kernel", "divergent fraction (no_tbc)",
-            f"divergent (≥ {100 * m.DIVERGENT_THRESHOLD:.0f}%)", "no_tbc cycles"]
+def mean_cell(timing, kernels, mechanism, base=None):
+    """A harmonic mean (over `base`'s when given, as a change), † when a kernel of the set ends with its
+    unluckiest SM under the mechanism or no compaction."""
+    a = m.mean_speedups(timing, kernels, mechanism)
+    if base is None:
+        text = num(a)
+    else:
+        b = m.mean_speedups(timing, kernels, base) if base != "none" else 1.0
+        text = NA if a is None or b is None else change(a / b)
+    return text + (" †" if text != NA and m.spread_flagged(timing, kernels, mechanism) else "")
+
+
+def speedup_table(timing, kernels, selected, columns):
+    head = ["kernel", "SIMD utilization (no_tbc)",
+            f"in the paper's set (< {100 * m.PAPER_UTILIZATION_LIMIT:.0f}%)", "no_tbc cycles"]
     lines = ["| " + " | ".join(head + [label(c) for c in columns]) + " |",
              "|---|---:|:---:|---:|" + "---:|" * len(columns)]
     for k in kernels:
-        marker = "**yes**" if k in divergent else ""
-        cells = [k, pct(m.divergent_fraction(timing, k)), marker, str(m.cycles(timing, k, m.BASELINE) or NA)]
+        marker = "**yes**" if k in selected else ""
+        cells = [k, pct(m.simd_utilization(timing, k)), marker, str(m.cycles(timing, k, m.BASELINE) or NA)]
         lines.append("| " + " | ".join(cells + [num(m.speedup(timing, k, c)) for c in columns]) + " |")
-    all_name, div_name = set_name(len(kernels), len(divergent))
-    for name, subset in ((all_name, kernels), (div_name, divergent)):
-        means = [num(m.mean_speedups(timing, subset, c)) for c in columns]
+    all_name, sel_name = set_name(len(kernels), len(selected))
+    for name, subset in ((all_name, kernels), (sel_name, selected)):
+        means = [mean_cell(timing, subset, c) for c in columns]
         lines.append(f"| **harmonic mean, {name}** | | | | " + " | ".join(means) + " |")
     return lines
+
+
+SPREAD_MECHANISMS = ["no_tbc", "tbc+identity", "capri+identity", "capri+balanced", "ideal"]
+
+
+def inputs_section(timing, kernels):
+    """How each study input fills the machine, and how unevenly its SMs finish under each mechanism."""
+    lines = ["## Study inputs", "",
+             "Every kernel runs its study-sized launch file (`NAME_large.yaml`, issue 28) on the 30 SMs of",
+             "`configs/fermi-slp.yaml`: *CTAs per SM* is the most an SM held at once (the occupancy its registers,",
+             "shared memory and threads allow), *waves* the kernel's CTAs over what the SMs hold at once, *spread*",
+             "the latest SM's finishing cycle over the median SM's. A spread above "
+             f"{m.SPREAD_LIMIT:.2f} means the kernel ends with",
+             "its unluckiest SM; means over such a kernel are marked †. Table 1 gives the paper's instruction counts",
+             "for the kernels it names. nbody keeps its suite file (its work grows with the square of the bodies).", "",
+             "| kernel | CTAs | CTAs per SM | warps per SM | waves | warp instructions (no_tbc) | Table 1 #Instr. | " +
+             " | ".join(f"spread {label(c)}" for c in SPREAD_MECHANISMS) + " |",
+             "|---|---:|---:|---:|---:|---:|---:|" + "---:|" * len(SPREAD_MECHANISMS)]
+    for k in kernels:
+        base = timing.get(k, {}).get(m.BASELINE)
+        fill = m.machine_fill(base) or {}
+        spreads = []
+        for c in SPREAD_MECHANISMS:
+            spread = m.finish_spread(timing.get(k, {}).get(c))
+            spreads.append(NA if spread is None else f"{spread:.3f}" + (" †" if spread > m.SPREAD_LIMIT else ""))
+        instructions = m.stat_value(base or {}, "warp_instructions")
+        cells = [k, str(fill.get("ctas", NA)), str(fill.get("ctas_per_sm", NA)),
+                 NA if fill.get("warps_per_sm") is None else str(fill["warps_per_sm"]),
+                 num(fill.get("waves"), 2), str(instructions if instructions is not None else NA),
+                 m.TABLE1_INSTRUCTIONS.get(m.suite_name(k), "–")]
+        lines.append("| " + " | ".join(cells + spreads) + " |")
+    return lines + [""]
 
 
 def offender_text(timing, kernels, mechanism):
@@ -68,10 +113,10 @@ def offender_text(timing, kernels, mechanism):
     return f"{claim} does not hold: {len(found)} of {len(measured)} kernels are slower by more, {listed}"
 
 
-def performance_sentence(timing, kernels, divergent):
-    all_name, div_name = set_name(len(kernels), len(divergent))
+def performance_sentence(timing, kernels, selected):
+    all_name, sel_name = set_name(len(kernels), len(selected))
     lines = ["Measured (harmonic means of the speed-ups; \"over TBC\" and \"over CAPRI\" are ratios of those means):", ""]
-    for name, subset in ((all_name, kernels), (div_name, divergent)):
+    for name, subset in ((all_name, kernels), (sel_name, selected)):
         capri = m.mean_speedups(timing, subset, CAPRI)
         tbc = m.mean_speedups(timing, subset, TBC)
         capri_bal = m.mean_speedups(timing, subset, CAPRI_BALANCED)
@@ -84,12 +129,10 @@ def performance_sentence(timing, kernels, divergent):
     return lines
 
 
-def paper_table(timing, kernels, divergent):
-    """The paper's headline figures next to this model's, over all kernels and over the divergent ones."""
+def paper_table(timing, kernels, selected):
+    """The paper's headline figures next to this model's, over all kernels and over the paper's set."""
     def over(mech, base, ks):
-        a = m.mean_speedups(timing, ks, mech)
-        b = m.mean_speedups(timing, ks, base) if base else 1.0
-        return NA if a is None or b is None else change(a / b)
+        return mean_cell(timing, ks, mech, base or "none")
 
     def kernel(mech, k):
         s = m.speedup(timing, k, mech)
@@ -100,17 +143,17 @@ def paper_table(timing, kernels, divergent):
             ("CAPRI over TBC (harmonic mean)", "consistently faster", CAPRI, "tbc+identity"),
             ("CAPRI + Balanced over no compaction (harmonic mean)", "+11.6%", balanced, None),
             ("CAPRI + Balanced over CAPRI (harmonic mean)", "+7%", balanced, CAPRI)]
-    lines = [f"| measure | paper | all {len(kernels)} kernels | the {len(divergent)} divergent kernels |",
-             "|---|---:|---:|---:|"]
+    all_name, sel_name = set_name(len(kernels), len(selected))
+    lines = [f"| measure | paper | {all_name} | {sel_name} |", "|---|---:|---:|---:|"]
     for name, paper, mech, base in rows:
-        lines.append(f"| {name} | {paper} | {over(mech, base, kernels)} | {over(mech, base, divergent)} |")
-    if "bitonic" in kernels:
-        lines.append(f"| bitonic, CAPRI + Balanced over no compaction | +25.6% | {kernel(balanced, 'bitonic')} | "
-                     f"{kernel(balanced, 'bitonic') if 'bitonic' in divergent else NA} |")
+        lines.append(f"| {name} | {paper} | {over(mech, base, kernels)} | {over(mech, base, selected)} |")
+    for b in [k for k in kernels if m.suite_name(k) == "bitonic"]:
+        lines.append(f"| {b}, CAPRI + Balanced over no compaction | +25.6% | {kernel(balanced, b)} | "
+                     f"{kernel(balanced, b) if b in selected else NA} |")
     return lines
 
 
-def performance_section(timing, kernels, divergent):
+def performance_section(timing, kernels, selected):
     lines = ["## Performance on the timing model (`configs/fermi-slp.yaml`)", "",
              "Each mechanism runs on the SystemC model of Table 2's machine (`divergence.unit`,",
              "`compaction.permutation`; `docs/timing-model.md`): under TBC warps wait for their CTA at every branch",
@@ -118,15 +161,16 @@ def performance_section(timing, kernels, divergent):
              "compactor emits one warp per cycle and compacted warps issue through the same pipelines and memory",
              "system. Speed-up is cycles of no compaction over cycles of the mechanism. Paper (Figure 15, over no",
              "compaction / over CAPRI, harmonic means): Balanced on CAPRI +11.6% / +7%, up to +25.6% on bitonic.", "",
-             f"A kernel is *divergent* when at least {pct(m.DIVERGENT_THRESHOLD)} of its warps' conditional branch",
-             "executions split the warp under no compaction (`divergent_fraction` of the no_tbc run); the harmonic",
-             "means are given over all kernels and over the divergent ones. A mean is n/a when a kernel of its set",
-             "was not measured under that mechanism.", ""]
-    lines += paper_table(timing, kernels, divergent) + [""]
-    lines += speedup_table(timing, kernels, divergent, TBC_COLUMNS + CAPRI_COLUMNS)
-    lines += [""] + performance_sentence(timing, kernels, divergent) + ["", "### TBC under each permutation", ""]
+             "The paper evaluates only kernels whose SIMD utilization is below "
+             f"{pct(m.PAPER_UTILIZATION_LIMIT)} (Section 5); the harmonic",
+             "means are given over all kernels and over that set, selected by the no_tbc run's `simd_utilization`.",
+             "A mean is n/a when a kernel of its set was not measured under that mechanism, and marked † when a",
+             f"kernel of its set has a finishing spread above {m.SPREAD_LIMIT:.2f} (Study inputs).", ""]
+    lines += paper_table(timing, kernels, selected) + [""]
+    lines += speedup_table(timing, kernels, selected, TBC_COLUMNS + CAPRI_COLUMNS)
+    lines += [""] + performance_sentence(timing, kernels, selected) + ["", "### TBC under each permutation", ""]
     tbc_perms = [f"tbc+{p}" for p in m.PERMUTATIONS]
-    lines += speedup_table(timing, kernels, divergent, tbc_perms) + [""]
+    lines += speedup_table(timing, kernels, selected, tbc_perms) + [""]
     return lines
 
 

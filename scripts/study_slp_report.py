@@ -13,7 +13,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 import slp_performance
-from slp_metrics import divergent_kernels
+from slp_metrics import divergent_kernels, paper_set
 from sweep_results import SweepDirError, load_sweep
 
 
@@ -135,7 +135,8 @@ out += ["", f"Measured: on every kernel Balanced reaches at least {100 * worst_r
 # 4. Performance on the SystemC model, its stalls and CAPRI's predictor.
 timed = [k for k in all_kernels if k in timing]
 divergent = divergent_kernels(timing, timed)
-out += slp_performance.performance_section(timing, timed, divergent)
+out += slp_performance.inputs_section(timing, timed)
+out += slp_performance.performance_section(timing, timed, paper_set(timing, timed))
 out += slp_performance.stall_section(timing, timed)
 out += slp_performance.accuracy_section(timing, timed, divergent)
 out += slp_performance.l1_section(timing, timed)

@@ -14,10 +14,12 @@ import slp_performance as perf  # noqa: E402
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "study_slp_report.py")
 
 
-def run_stats(cycles, fraction=0.0, stalls=None, capri=None):
+def run_stats(cycles, fraction=0.0, stalls=None, capri=None, util=None):
     """A timed run's stats.json with only the keys the report reads."""
     stats = {"cycles": cycles, "divergent_fraction": fraction, "l1": {"misses": 10, "hits": 30},
              "compaction": dict(capri or {})}
+    if util is not None:
+        stats["simd_utilization"] = util
     if stalls is not None:
         stats["stalls"] = stalls
     return stats
@@ -157,17 +159,48 @@ def write_sweep(d, kernels, mechanisms, jobs):
                      for i, (axes, stats) in enumerate(jobs))
 
 
+class PaperSetTest(unittest.TestCase):
+    def test_utilization_below_99_percent_under_no_compaction(self):
+        self.assertEqual(m.PAPER_UTILIZATION_LIMIT, 0.99)
+        timing = {"low": {"no_tbc": run_stats(1, util=0.5)}, "at": {"no_tbc": run_stats(1, util=0.99)},
+                  "just": {"no_tbc": run_stats(1, util=0.9899)},
+                  "other": {"no_tbc": run_stats(1, util=1.0), "tbc+identity": run_stats(1, util=0.5)}}
+        self.assertEqual(m.paper_set(timing, ["at", "low", "other", "just", "absent"]), ["low", "just"])
+
+
+def sms(finishes, ctas=4, resident=2):
+    return [{"finish_cycle": f, "ctas": ctas, "max_resident_ctas": resident} for f in finishes]
+
+
+class MachineFillTest(unittest.TestCase):
+    def test_waves_and_spread(self):
+        stats = {"sms": sms([100, 110, 120, 200]), "block": [16, 16, 1]}
+        self.assertEqual(m.machine_fill(stats), {"ctas": 16, "ctas_per_sm": 2, "warps_per_sm": 16, "waves": 2.0})
+        self.assertAlmostEqual(m.finish_spread(stats), 200 / 115)
+        self.assertIsNone(m.finish_spread({"sms": []}))
+        self.assertIsNone(m.machine_fill({}))
+
+    def test_a_mean_over_a_kernel_that_waits_for_one_sm_is_flagged(self):
+        even, uneven = {"sms": sms([100, 100, 105])}, {"sms": sms([100, 100, 111])}
+        timing = {"a": {"no_tbc": even, "tbc+identity": even}, "b": {"no_tbc": even, "tbc+identity": uneven}}
+        self.assertFalse(m.spread_flagged(timing, ["a"], "tbc+identity"))
+        self.assertTrue(m.spread_flagged(timing, ["a", "b"], "tbc+identity"))
+        self.assertFalse(m.spread_flagged(timing, ["b"], "capri+identity"))
+        self.assertIn("| a | 12 | 2 | n/a | 2.00 | n/a | – | 1.050 | n/a | n/a | n/a | n/a |",
+                      perf.inputs_section({"a": {"no_tbc": even}}, ["a"]))
+
+
 class ReportEndToEndTest(unittest.TestCase):
     def test_doc_from_partial_results(self):
         with tempfile.TemporaryDirectory() as tmp:
             write_sweep(os.path.join(tmp, "c"), ["div", "flat"], [""],
                         [({"launch": k}, functional_doc()) for k in ("div", "flat")])
             stalls = {"memory": 10, "compaction": 0}
-            runs = [("div", "no_tbc", run_stats(1000, 0.4, stalls)),
+            runs = [("div", "no_tbc", run_stats(1000, 0.4, stalls, util=0.6)),
                     ("div", "tbc+identity", run_stats(1250, 0.4, stalls)),
                     ("div", "capri+identity", run_stats(800, 0.4, dict(stalls, compaction=5),
                                                         capri_counts(100, 20, 3, 50, 45))),
-                    ("flat", "no_tbc", run_stats(500, 0.02, stalls)),
+                    ("flat", "no_tbc", run_stats(500, 0.02, stalls, util=0.995)),
                     ("flat", "capri+identity", run_stats(600, 0.02, dict(stalls, memory=70)))]
             write_sweep(os.path.join(tmp, "t"), ["div", "flat"], ["no_tbc", "tbc+identity", "capri+identity"],
                         [({"launch": k, "mechanism": c}, s) for k, c, s in runs])
@@ -178,12 +211,12 @@ class ReportEndToEndTest(unittest.TestCase):
             with open(out) as f:
                 doc = f.read()
             self.assertTrue(os.path.isfile(os.path.join(tmp, "doc", "slp-simd-util.png")))
-        self.assertIn("| div | 40.0% | **yes** | 1000 | 0.800 | n/a | n/a | 1.250 | n/a |", doc)
-        self.assertIn("| flat | 2.0% |  | 500 | n/a | n/a | n/a | 0.833 | n/a |", doc)
+        self.assertIn("| div | 60.0% | **yes** | 1000 | 0.800 | n/a | n/a | 1.250 | n/a |", doc)
+        self.assertIn("| flat | 99.5% |  | 500 | n/a | n/a | n/a | 0.833 | n/a |", doc)
         # All kernels: TBC is missing on flat, so its mean is n/a; CAPRI's is 2 / (0.8 + 1.2).
         self.assertIn("| **harmonic mean, all 2 kernels** | | | | n/a | n/a | n/a | 1.000 |", doc)
-        self.assertIn("| **harmonic mean, the 1 divergent kernels** | | | | 0.800 | n/a | n/a | 1.250 |", doc)
-        self.assertIn("- Over the 1 divergent kernels: CAPRI +25.0% over no compaction and +56.2% over TBC", doc)
+        self.assertIn("| **harmonic mean, the 1 kernels below 99% SIMD utilization** | | | | 0.800 | n/a | n/a | 1.250 |", doc)
+        self.assertIn("- Over the 1 kernels below 99% SIMD utilization: CAPRI +25.0% over no compaction and +56.2% over TBC", doc)
         self.assertIn("- CAPRI's worst kernel is flat, -16.7% against no compaction.", doc)
         self.assertIn("| CAPRI over no compaction (harmonic mean) | consistently faster | +0.0% | +25.0% |", doc)
         self.assertIn("| CAPRI over TBC (harmonic mean) | consistently faster | n/a | +56.2% |", doc)

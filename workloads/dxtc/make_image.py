@@ -2,9 +2,11 @@
 """Writes image.bin, the dxtc input: a deterministic 64x64 RGBA picture (little-endian u32 per pixel,
 red in the low byte) with a smooth colour gradient, a flat-coloured disc and a flat band (blocks whose
 colours are all equal, the kernel's flat-block branch), a dim slowly varying strip where flat and
-textured blocks alternate, a hard-edged checker patch and light noise on the gradient."""
+textured blocks alternate, a hard-edged checker patch and light noise on the gradient.
+With --large also image_large.bin, that picture tiled 4x4 (256x256) for dxtc_large.yaml."""
 import random
 import struct
+import sys
 
 SIZE = 64
 
@@ -33,5 +35,16 @@ def main():
                 out.write(struct.pack("<I", r | (g << 8) | (b << 16) | (255 << 24)))
 
 
+def tile_large():
+    with open("image.bin", "rb") as f:
+        data = f.read()
+    row = 4 * SIZE
+    rows = [data[y * row:(y + 1) * row] * 4 for y in range(SIZE)]
+    with open("image_large.bin", "wb") as out:
+        out.write(b"".join(rows) * 4)
+
+
 if __name__ == "__main__":
     main()
+    if "--large" in sys.argv[1:]:
+        tile_large()

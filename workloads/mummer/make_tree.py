@@ -18,7 +18,7 @@ import struct
 
 REF_LENGTH = 1024
 QUERY_COUNT = 512
-LARGE_QUERY_COUNT = 12288  # 96 CTAs of 128 threads: 3-4 CTAs per SM on the SLP study's 30 SMs
+LARGE_QUERY_COUNT = 36864  # 288 CTAs of 128 threads: over three waves of 3 CTAs per SM on the SLP study's 30 SMs
 LARGE_QUERY_SEED = 2027
 QUERY_LENGTH = 40
 TERMINATOR = 4

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Writes scene.pgm, the sobel input: a deterministic 250x200 synthetic picture (gradient sky,
-a disc, a tilted box, stripes and light noise) so the edge image shows recognisable contours."""
+a disc, a tilted box, stripes and light noise) so the edge image shows recognisable contours.
+With --large also scene_large.pgm, that picture tiled 2x2 (500x400) for sobel_large.yaml."""
 import math
 import random
+import sys
 
 WIDTH, HEIGHT = 250, 200
 
@@ -24,6 +26,10 @@ def main():
     data = bytes(pixel(x, y, rng) for y in range(HEIGHT) for x in range(WIDTH))
     with open("scene.pgm", "wb") as out:
         out.write(b"P5\n%d %d\n255\n" % (WIDTH, HEIGHT) + data)
+    if "--large" in sys.argv[1:]:
+        rows = [data[y * WIDTH:(y + 1) * WIDTH] * 2 for y in range(HEIGHT)]
+        with open("scene_large.pgm", "wb") as out:
+            out.write(b"P5\n%d %d\n255\n" % (2 * WIDTH, 2 * HEIGHT) + b"".join(rows) * 2)
 
 
 if __name__ == "__main__":
