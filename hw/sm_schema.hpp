@@ -180,6 +180,23 @@ inline config::ParamRows sm_rows() {
        {},
        "entries of CAPRI's compaction-adequacy prediction table (direct-mapped on the branch's instruction "
        "index; valid bit, tag and one history bit each; docs/slp.md, \"CAPRI\")"},
+      {"compaction.capri_miss",
+       K::choice,
+       "adequate",
+       0,
+       0,
+       {"adequate", "not_adequate"},
+       "CAPRI's prediction for a branch its table does not hold: adequate (the warps wait and the table "
+       "learns "
+       "from a real compaction) or not_adequate (they go on; the table learns from the round of outcomes)"},
+      {"compaction.capri_clear",
+       K::choice,
+       "kernel",
+       0,
+       0,
+       {"kernel", "never"},
+       "when CAPRI's table empties: at each kernel of a launch sequence (its PCs mean other branches) or "
+       "never"},
       {"lsu.segment_bytes",
        K::choice,
        "128",

@@ -13,6 +13,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 import slp_performance
+import slp_sensitivity
 from slp_metrics import divergent_kernels, paper_set
 from sweep_results import SweepDirError, load_sweep
 
@@ -35,6 +36,8 @@ parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 parser.add_argument("compaction_dir")
 parser.add_argument("timing_dir")
 parser.add_argument("--out", default="docs/validation/slp.md", help="the Markdown file to write")
+parser.add_argument("--sensitivity", help="the sweep directory of configs/sweeps/slp-sensitivity.yaml")
+parser.add_argument("--predictor", help="the sweep directory of configs/sweeps/slp-capri-predictor.yaml")
 args = parser.parse_args()
 try:
     all_kernels, docs, timing = load_results(args.compaction_dir, args.timing_dir)
@@ -136,7 +139,20 @@ out += ["", f"Measured: on every kernel Balanced reaches at least {100 * worst_r
 timed = [k for k in all_kernels if k in timing]
 divergent = divergent_kernels(timing, timed)
 out += slp_performance.inputs_section(timing, timed)
-out += slp_performance.performance_section(timing, timed, paper_set(timing, timed))
+selected = paper_set(timing, timed)
+out += slp_performance.performance_section(timing, timed, selected)
+if args.sensitivity:
+    try:
+        variants = slp_sensitivity.by_config(load_sweep(args.sensitivity, complete=True)[1])
+    except SweepDirError as e:
+        parser.exit(1, f"study_slp_report: {e}\n")
+    out += slp_sensitivity.sensitivity_section(timing, variants, selected)
+if args.predictor:
+    try:
+        predictor = slp_sensitivity.by_mechanism(load_sweep(args.predictor, complete=True)[1])
+    except SweepDirError as e:
+        parser.exit(1, f"study_slp_report: {e}\n")
+    out += slp_sensitivity.predictor_section(timing, predictor, timed, divergent)
 out += slp_performance.stall_section(timing, timed)
 out += slp_performance.accuracy_section(timing, timed, divergent)
 out += slp_performance.l1_section(timing, timed)

@@ -10,6 +10,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import slp_metrics as m  # noqa: E402
 import slp_performance as perf  # noqa: E402
+import slp_sensitivity as sens  # noqa: E402
 
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "study_slp_report.py")
 
@@ -188,6 +189,27 @@ class MachineFillTest(unittest.TestCase):
         self.assertFalse(m.spread_flagged(timing, ["b"], "capri+identity"))
         self.assertIn("| a | 12 | 2 | n/a | 2.00 | n/a | – | 1.050 | n/a | n/a | n/a | n/a |",
                       perf.inputs_section({"a": {"no_tbc": even}}, ["a"]))
+
+
+class SensitivityTest(unittest.TestCase):
+    def test_each_variant_gives_the_headline_over_the_set(self):
+        base = {"a": {"no_tbc": run_stats(1000), "capri+identity": run_stats(800), "capri+balanced": run_stats(500)}}
+        jobs = [{"axes": {"config": "l1-40", "launch": "a", "mechanism": mech}, "stats": run_stats(c)}
+                for mech, c in (("no_tbc", 1000), ("capri+identity", 1000), ("capri+balanced", 800))]
+        text = "\n".join(sens.sensitivity_section(base, sens.by_config(jobs), ["a"]))
+        self.assertIn("| fermi-slp (Table 2) | +25.0% | +100.0% | +60.0% |", text)
+        self.assertIn("| L1 hit 40 cycles | +0.0% | +25.0% | +25.0% |", text)
+        self.assertIn("| L1 hit 4 cycles (base 20) | n/a | n/a | n/a |", text)
+
+
+class PredictorTest(unittest.TestCase):
+    def test_accuracy_per_variant_over_the_divergent_and_other_kernels(self):
+        timing = {"d": {"no_tbc": run_stats(1000, 0.5)}, "f": {"no_tbc": run_stats(500, 0.0)}}
+        predictor = {"d": {"capri-8-adequate": run_stats(800, capri=capri_counts(10, 5, 1, 10, 8))},
+                     "f": {"capri-8-adequate": run_stats(500, capri=capri_counts(10, 0, 0, 4, 4))}}
+        text = "\n".join(sens.predictor_section(timing, predictor, ["d", "f"], ["d"]))
+        self.assertIn("| 8 | adequate | 80.0% (1) | 100.0% (1) | 1.111 |", text)
+        self.assertIn("| 128 | not adequate | n/a | n/a | n/a |", text)
 
 
 class ReportEndToEndTest(unittest.TestCase):

@@ -7,7 +7,7 @@ namespace simtlm::hw {
 
 void CapriCompaction::next_kernel() {
   BlockCompaction::next_kernel();
-  table_.clear();  // the table is indexed by the kernel's PCs
+  if (p_.capri_clear_per_kernel) table_.clear();  // the table is indexed by the kernel's PCs
 }
 
 // The contexts start a new CTA: nothing a CTA that ran on them before counted may steer it.

@@ -24,7 +24,7 @@ class CapriCompaction final : public BlockCompaction {
       : BlockCompaction(params, kernel, host, units),
         own_(params.contexts),
         rounds_(params.ctas),
-        table_(params.capri_table_entries) {}
+        table_(params.capri_table_entries, params.capri_miss_adequate) {}
 
   void next_kernel() override;
   void launch_cta(uint32_t cta, uint64_t linear_id, const std::vector<uint32_t>& contexts,

@@ -28,6 +28,8 @@ DivergenceParams divergence_params(const config::MachineConfig& config) {
   d.permutation_seed = compaction.u64("seed");
   d.formation_cycles = compaction.u32("formation_cycles");
   d.capri_table_entries = compaction.u32("capri_table_entries");
+  d.capri_miss_adequate = compaction.str("capri_miss") == "adequate";
+  d.capri_clear_per_kernel = compaction.str("capri_clear") == "kernel";
   d.wpu = wpu_params(config);
   return d;
 }

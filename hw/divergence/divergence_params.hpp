@@ -26,9 +26,11 @@ struct DivergenceParams {
       false;  // a stack preset: its costs include the spill traffic, warps do not wait
   NamedPermutation permutation = NamedPermutation::kIdentity;  // home lanes under compaction
   uint64_t permutation_seed = 1;
-  uint32_t formation_cycles = 1;      // the compactor emits one warp per cycle (SLP paper, Figure 2)
-  uint32_t capri_table_entries = 32;  // CAPRI's compaction-adequacy prediction table
-  WpuParams wpu;                      // warp_slices: the organization and its policy
+  uint32_t formation_cycles = 1;       // the compactor emits one warp per cycle (SLP paper, Figure 2)
+  uint32_t capri_table_entries = 32;   // CAPRI's compaction-adequacy prediction table
+  bool capri_miss_adequate = true;     // what the table predicts for a branch it does not hold
+  bool capri_clear_per_kernel = true;  // the table starts empty at each kernel of a sequence
+  WpuParams wpu;                       // warp_slices: the organization and its policy
   // Thread contexts the unit needs on an SM (warp_slices: width x depth; 0: the SM's own count), and the L1
   // banks it assumes when core.dcache_banks is 0 (warp_slices: one per lane, as MV5's WPU).
   uint32_t hardware_contexts() const {

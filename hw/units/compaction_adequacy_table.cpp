@@ -5,13 +5,15 @@
 
 namespace simtlm::hw {
 
-CompactionAdequacyTable::CompactionAdequacyTable(uint32_t entries) : table_(entries) {
+CompactionAdequacyTable::CompactionAdequacyTable(uint32_t entries, bool miss_adequate)
+    : table_(entries), miss_adequate_(miss_adequate) {
   if (entries == 0) throw std::invalid_argument("CompactionAdequacyTable: at least one entry");
 }
 
 bool CompactionAdequacyTable::predict(uint32_t pc) const {
   const Entry& e = table_[index(pc)];
-  return !e.valid || e.tag != tag(pc) || e.adequate;
+  if (!e.valid || e.tag != tag(pc)) return miss_adequate_;
+  return e.adequate;
 }
 
 bool CompactionAdequacyTable::update(uint32_t pc, bool adequate) {

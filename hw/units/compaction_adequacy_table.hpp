@@ -2,8 +2,9 @@
 // single-level, branch-predictor-like table that says, per conditional branch, whether stalling the CTA's
 // warps there for compaction is expected to save warps. Direct-mapped on the branch's instruction index, each
 // entry holding a valid bit, the branch's tag and one bit of history (the last outcome). A branch the table
-// does not hold is predicted adequate: its first execution synchronizes, so the table learns from a real
-// compaction before it lets warps go on.
+// does not hold is predicted adequate by default (its first execution synchronizes, so the table learns from
+// a real compaction before it lets warps go on) or not adequate (compaction.capri_miss); issue 28 measures
+// both.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +14,8 @@ namespace simtlm::hw {
 
 class CompactionAdequacyTable {
  public:
-  explicit CompactionAdequacyTable(uint32_t entries);
+  // `miss_adequate`: what a branch the table does not hold is predicted.
+  explicit CompactionAdequacyTable(uint32_t entries, bool miss_adequate = true);
 
   // True: the warps should wait for their CTA at the branch at `pc` (compaction predicted adequate).
   bool predict(uint32_t pc) const;
@@ -36,6 +38,7 @@ class CompactionAdequacyTable {
   uint32_t tag(uint32_t pc) const { return pc / entries(); }
 
   std::vector<Entry> table_;
+  bool miss_adequate_ = true;
 };
 
 }  // namespace simtlm::hw

@@ -34,6 +34,16 @@ TEST(CompactionAdequacyTable,
   EXPECT_THROW(CompactionAdequacyTable(0), std::invalid_argument);
 }
 
+TEST(CompactionAdequacyTable, UnderTheNotAdequateMissPolicyAMissLetsTheWarpsGoOn) {
+  CompactionAdequacyTable table(4, false);
+  EXPECT_FALSE(table.predict(9));
+  EXPECT_FALSE(table.update(9, true));  // predicted not adequate, was
+  EXPECT_TRUE(table.predict(9));
+  EXPECT_FALSE(table.predict(5));  // same index, other tag: a miss
+  table.clear();
+  EXPECT_FALSE(table.predict(9));
+}
+
 // Runs the two warps of a fresh CTA to the branch at pc 2 of kIfElse.
 void to_branch(DivergenceUnit& unit, uint32_t cta, std::vector<uint32_t> slots, uint64_t now) {
   unit.launch_cta(cta, cta, slots, std::vector<ptx::LaneMask>(slots.size(), 0xffffffffu), now);
