@@ -141,17 +141,19 @@ divergent = divergent_kernels(timing, timed)
 out += slp_performance.inputs_section(timing, timed)
 selected = paper_set(timing, timed)
 out += slp_performance.performance_section(timing, timed, selected)
-if args.sensitivity:
+def finished_jobs(directory):
+    """The jobs of a finished sweep directory; the report stops with the reason when it is not finished."""
     try:
-        variants = slp_sensitivity.by_config(load_sweep(args.sensitivity, complete=True)[1])
+        return load_sweep(directory, complete=True)[1]
     except SweepDirError as e:
         parser.exit(1, f"study_slp_report: {e}\n")
+
+
+if args.sensitivity:
+    variants = slp_sensitivity.by_config(finished_jobs(args.sensitivity))
     out += slp_sensitivity.sensitivity_section(timing, variants, selected)
 if args.predictor:
-    try:
-        predictor = slp_sensitivity.by_mechanism(load_sweep(args.predictor, complete=True)[1])
-    except SweepDirError as e:
-        parser.exit(1, f"study_slp_report: {e}\n")
+    predictor = slp_sensitivity.by_mechanism(finished_jobs(args.predictor))
     out += slp_sensitivity.predictor_section(timing, predictor, timed, divergent)
 out += slp_performance.stall_section(timing, timed)
 out += slp_performance.accuracy_section(timing, timed, divergent)
