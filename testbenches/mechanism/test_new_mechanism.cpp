@@ -68,26 +68,26 @@ TEST(NewMechanism, ALaneShuffleRegisteredInOneFileRunsThroughTheWholeModel) {
   // 39 CTAs of 256 threads: every thread adds (no early exit), so every warp issues the same instructions.
   launch::Launch l = launch::load_launch(source_path("testbenches/timing/stream_add.yaml"));
   l.grid.x = 39;
-  const nlohmann::json shuffled =
+  const sim::ChildResult shuffled =
       run_timing_child(l, machine("default.yaml", {{"divergence.unit", "lane_shuffle"}}));
-  const nlohmann::json stacks =
+  const sim::ChildResult stacks =
       run_timing_child(l, machine("default.yaml", {{"divergence.unit", "warp_stacks"}}));
-  ASSERT_FALSE(shuffled.contains("error")) << shuffled["error"];
-  ASSERT_FALSE(stacks.contains("error")) << stacks["error"];
-  const nlohmann::json& s = shuffled["stats"];
+  ASSERT_TRUE(shuffled.ok()) << shuffled.error;
+  ASSERT_TRUE(stacks.ok()) << stacks.error;
+  const stats::Group s = shuffled.stats();
+  const stats::Group& mine = s.group("lane_shuffle");
   // Its own statistics, counted exactly: every issue, and 7 of the 8 warps of each CTA moved.
-  EXPECT_EQ(s["lane_shuffle"]["issues"], s["warp_instructions"]);
-  EXPECT_EQ(s["lane_shuffle"]["rotated_issues"].get<uint64_t>(),
-            s["warp_instructions"].get<uint64_t>() / 8 * 7);
-  EXPECT_GT(s["lane_shuffle"]["issues"].get<uint64_t>(), 0u);
+  EXPECT_EQ(mine.integer("issues"), s.integer("warp_instructions"));
+  EXPECT_EQ(mine.integer("rotated_issues"), s.integer("warp_instructions") / 8 * 7);
+  EXPECT_GT(mine.integer("issues"), 0u);
   // The lanes moved only as the branch unit and the trace see them: outputs, cycles and every other
-  // statistic are those of per-warp stacks.
-  EXPECT_EQ(shuffled["sha256"], stacks["sha256"]);
-  nlohmann::json rest = s, stacks_rest = stacks["stats"];
+  // statistic are those of per-warp stacks (the whole documents as written, but for the unit's group).
+  EXPECT_EQ(shuffled.sha256, stacks.sha256);
+  nlohmann::json rest = shuffled.stats_json, stacks_rest = stacks.stats_json;
   rest.erase("lane_shuffle");
   stacks_rest.erase("lane_shuffle");  // declared for every run, zero under another unit
   EXPECT_EQ(rest, stacks_rest);
-  EXPECT_EQ(s["compaction"]["mechanism"], "none");
+  EXPECT_EQ(s.group("compaction").get("mechanism").text(), "none");
 }
 
 TEST(NewMechanism, ItsNameIsAConfigurationChoiceAndTakenNamesAreRefused) {

@@ -2,6 +2,7 @@
 // in one SystemC simulation (in a forked child) and must leave exactly the functional run's buffers.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <tuple>
 
@@ -15,11 +16,9 @@ fs::path app(const std::string& name) {
   return source_path("testbenches/apps/" + name + "/" + name + ".yaml");
 }
 
-nlohmann::json functional_sha256(const fs::path& file) {
+std::map<std::string, std::string> functional_sha256(const fs::path& file) {
   launch::SequenceSession session(launch::load_launch(file), session_options());
-  nlohmann::json sha;
-  for (const auto& [name, bytes] : session.run().buffers) sha[name] = launch::sha256_hex(bytes);
-  return sha;
+  return sha256_of(session.run().buffers);
 }
 
 class TimingApps : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
@@ -27,11 +26,12 @@ class TimingApps : public ::testing::TestWithParam<std::tuple<std::string, std::
 TEST_P(TimingApps, OutputsEqualFunctional) {
   const auto& [name, config] = GetParam();
   const fs::path file = app(name);
-  const nlohmann::json r = run_timing_child(launch::load_launch(file), machine(config));
-  ASSERT_FALSE(r.contains("error")) << r["error"];
-  EXPECT_TRUE(r["failures"].empty()) << r["failures"].dump();
-  EXPECT_EQ(r["sha256"], functional_sha256(file));
-  const nlohmann::json& s = r["stats"];
+  const sim::ChildResult r = run_timing_child(launch::load_launch(file), machine(config));
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_TRUE(r.failures.empty()) << failures_text(r);
+  EXPECT_EQ(r.sha256, functional_sha256(file));
+  // A launch sequence's document (its "launches" and totals): read as written.
+  const nlohmann::json& s = r.stats_json;
   EXPECT_EQ(s["launch_count"].get<size_t>(), s["launches"].size());
   EXPECT_GT(s["cycles"].get<uint64_t>(), 0u);
   RecordProperty("cycles", std::to_string(s["cycles"].get<uint64_t>()));
@@ -58,34 +58,31 @@ INSTANTIATE_TEST_SUITE_P(Apps, TimingApps,
 // states (registers, stacks, shared memory) and the global values written between two checks, as
 // models/ptx/livelock.* does per scheduling round.
 TEST(TimingAppsHostile, DISABLED_SpinLockOfEveryLaneIsReportedAsALivelock) {
-  const nlohmann::json r = run_timing_child(
+  const sim::ChildResult r = run_timing_child(
       launch::load_launch(source_path("testbenches/apps/hostile/naive_lock.yaml")), machine(""));
-  ASSERT_TRUE(r.contains("error"));
-  EXPECT_NE(r["error"].get<std::string>().find("livelock in kernel _Z10naive_lockPiS_"), std::string::npos)
-      << r["error"];
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error.find("livelock in kernel _Z10naive_lockPiS_"), std::string::npos) << r.error;
 }
 
 // Under the two-level scheduler an active set full of warps waiting at hotspot's barrier starved the ready
 // warps outside it until the watchdog stopped the run (no instruction issued for 1000000 cycles).
 TEST(TimingAppsHostile, TwoLevelSchedulerRunsBarrierHeavyCtas) {
   const fs::path file = app("hotspot");
-  const nlohmann::json r =
+  const sim::ChildResult r =
       run_timing_child(launch::load_launch(file), machine("default.yaml", {{"core.scheduler", "two_level"}}));
-  ASSERT_FALSE(r.contains("error")) << r["error"];
-  EXPECT_EQ(r["sha256"], functional_sha256(file));
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.sha256, functional_sha256(file));
 }
 
 // A combination made invalid by an override names the override, not only the file.
 TEST(TimingAppsHostile, BadOverrideCombinationNamesTheOverride) {
-  const nlohmann::json r =
+  const sim::ChildResult r =
       run_timing_child(launch::load_launch(app("tile_reduce")), machine("default.yaml", {{"l2.banks", "3"}}));
-  ASSERT_TRUE(r.contains("error"));
-  EXPECT_NE(
-      r["error"].get<std::string>().find(
-          "configs/default.yaml with override l2.banks=3: l2.size_bytes / l2.banks must be a multiple of "
-          "l2.line_bytes x l2.assoc"),
-      std::string::npos)
-      << r["error"];
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error.find("configs/default.yaml with override l2.banks=3: l2.size_bytes / l2.banks must be a "
+                         "multiple of l2.line_bytes x l2.assoc"),
+            std::string::npos)
+      << r.error;
 }
 
 }  // namespace

@@ -25,8 +25,8 @@ std::string u32_bytes_sha(uint32_t v) {
   return launch::sha256_hex(bytes);
 }
 
-uint64_t stall(const nlohmann::json& s, const char* kind) {
-  return s["stalls"][kind].get<uint64_t>();
+uint64_t stall(const stats::Group& s, const char* kind) {
+  return s.element("stalls", kind).integer();
 }
 
 // 10^6 one-thread CTAs each add 1 to one counter. Nothing waits for an atomic without a destination, so
@@ -35,18 +35,18 @@ uint64_t stall(const nlohmann::json& s, const char* kind) {
 TEST(TimingBackpressure, MillionOneThreadCtasCountExactly) {
   const launch::Launch l = fixture("atomic_million.yaml");
   // 9,000,000 cycles of serial read-modify-writes at least: more than the default run.max_cycles.
-  const nlohmann::json t = run_timing_child(l, machine("default.yaml", {{"run.max_cycles", "20000000"}}));
-  ASSERT_FALSE(t.contains("error")) << t.value("error", "");
-  EXPECT_EQ(t["sha256"]["count"], u32_bytes_sha(1'000'000));
-  const nlohmann::json& s = t["stats"];
-  EXPECT_EQ(s["ctas"], 1'000'000u);
-  EXPECT_EQ(s["l2"]["atomic_operations"], 1'000'000u);
-  EXPECT_GE(s["cycles"].get<uint64_t>(), 9'000'000u);  // l2.atomic_cycles 9 per operation on one word
+  const sim::ChildResult t = run_timing_child(l, machine("default.yaml", {{"run.max_cycles", "20000000"}}));
+  ASSERT_TRUE(t.ok()) << t.error;
+  EXPECT_EQ(t.sha256.at("count"), u32_bytes_sha(1'000'000));
+  const stats::Group s = t.stats();
+  EXPECT_EQ(s.integer("ctas"), 1'000'000u);
+  EXPECT_EQ(s.total("l2").integer("atomic_operations"), 1'000'000u);
+  EXPECT_GE(s.integer("cycles"), 9'000'000u);  // l2.atomic_cycles 9 per operation on one word
   // Each SM keeps lsu.atomic_queue (32) atomics in flight and no more; the warps wait for room.
-  for (const nlohmann::json& sm : s["lsu"]["per_sm"]) {
-    EXPECT_EQ(sm["atomics_max"], 32u);
-    EXPECT_GT(sm["atomics_cycles_full"].get<uint64_t>(), 8'000'000u);
-    EXPECT_EQ(sm["held_max"], 1u);  // one request per atomic instruction waits in the unit
+  for (const stats::Group& sm : s.list("lsu")) {
+    EXPECT_EQ(sm.integer("atomics_max"), 32u);
+    EXPECT_GT(sm.integer("atomics_cycles_full"), 8'000'000u);
+    EXPECT_EQ(sm.integer("held_max"), 1u);  // one request per atomic instruction waits in the unit
   }
   EXPECT_GT(stall(s, "memory_backpressure"), 0u);
 }
@@ -58,42 +58,42 @@ TEST(TimingBackpressure, StoreFloodStaysWithinEveryQueueBound) {
   const config::MachineConfig m =
       machine("default.yaml",
               {{"lsu.store_buffer", "8"}, {"interconnect.queue_depth", "2"}, {"dram.queue_depth", "4"}});
-  const nlohmann::json t = run_timing_child(l, m);
-  ASSERT_FALSE(t.contains("error")) << t.value("error", "");
+  const sim::ChildResult t = run_timing_child(l, m);
+  ASSERT_TRUE(t.ok()) << t.error;
   launch::Session session(l, session_options());
-  EXPECT_EQ(t["sha256"]["out"], launch::sha256_hex(session.run().buffers.at("out")));
-  const nlohmann::json& s = t["stats"];
-  EXPECT_EQ(s["memory"]["global_requests"], 4096u);  // 512 warps x 32 stores, one 128-byte request each
-  for (const nlohmann::json& sm : s["lsu"]["per_sm"]) {
-    EXPECT_EQ(sm["stores_max"], 8u);  // reached, never passed
-    EXPECT_GT(sm["stores_cycles_full"].get<uint64_t>(), 0u);
-    EXPECT_EQ(sm["loads_max"], 0u);
+  EXPECT_EQ(t.sha256.at("out"), launch::sha256_hex(session.run().buffers.at("out")));
+  const stats::Group s = t.stats();
+  EXPECT_EQ(s.group("memory").integer("global_requests"),
+            4096u);  // 512 warps x 32 stores, one 128-byte request each
+  for (const stats::Group& sm : s.list("lsu")) {
+    EXPECT_EQ(sm.integer("stores_max"), 8u);  // reached, never passed
+    EXPECT_GT(sm.integer("stores_cycles_full"), 0u);
+    EXPECT_EQ(sm.integer("loads_max"), 0u);
   }
-  for (const nlohmann::json& l1 : s["l1"]["per_sm"]) EXPECT_LE(l1["write_buffer_max"].get<uint64_t>(), 16u);
-  for (const nlohmann::json& q : s["interconnect"]["bank_queue_max"]) EXPECT_LE(q.get<uint64_t>(), 2u);
-  for (const nlohmann::json& d : s["dram"]["per_channel"]) EXPECT_LE(d["queue_max"].get<uint64_t>(), 4u);
-  EXPECT_GT(s["dram"]["queue_cycles_full"].get<uint64_t>(), 0u);
+  for (const stats::Group& l1 : s.list("l1")) EXPECT_LE(l1.integer("write_buffer_max"), 16u);
+  for (const stats::Value& q : s.group("interconnect").vector("bank_queue_max")) EXPECT_LE(q.integer(), 2u);
+  for (const stats::Group& d : s.list("dram")) EXPECT_LE(d.integer("queue_max"), 4u);
+  EXPECT_GT(s.total("dram").integer("queue_cycles_full"), 0u);
   EXPECT_GT(stall(s, "memory_backpressure"), 0u);
   // Every active cycle is an issue or one stall (the breakdown stays complete with the new kind).
-  uint64_t stalls = 0;
-  for (const auto& [kind, n] : s["sms"][0]["stalls"].items()) stalls += n.get<uint64_t>();
-  EXPECT_EQ(s["sms"][0]["issue_cycles"].get<uint64_t>() + stalls,
-            s["sms"][0]["active_cycles"].get<uint64_t>());
+  const stats::Group& sm0 = s.list("sms").at(0);
+  EXPECT_EQ(sm0.integer("issue_cycles") + sum(sm0.vector("stalls")), sm0.integer("active_cycles"));
 }
 
 // A smaller store buffer can only make the same stores take longer.
 TEST(TimingBackpressure, OneEntryStoreBufferSerialisesTheStores) {
   const launch::Launch l = fixture("scatter_stores.yaml");
-  const nlohmann::json one = run_timing_child(l, machine("default.yaml", {{"lsu.store_buffer", "1"}}));
-  const nlohmann::json wide = run_timing_child(l, machine("default.yaml"));
-  ASSERT_FALSE(one.contains("error")) << one.value("error", "");
-  ASSERT_FALSE(wide.contains("error")) << wide.value("error", "");
-  EXPECT_EQ(one["sha256"], wide["sha256"]);
-  for (const nlohmann::json& sm : one["stats"]["lsu"]["per_sm"]) EXPECT_EQ(sm["stores_max"], 1u);
+  const sim::ChildResult one = run_timing_child(l, machine("default.yaml", {{"lsu.store_buffer", "1"}}));
+  const sim::ChildResult wide = run_timing_child(l, machine("default.yaml"));
+  ASSERT_TRUE(one.ok()) << one.error;
+  ASSERT_TRUE(wide.ok()) << wide.error;
+  EXPECT_EQ(one.sha256, wide.sha256);
+  const stats::Group o = one.stats(), w = wide.stats();
+  for (const stats::Group& sm : o.list("lsu")) EXPECT_EQ(sm.integer("stores_max"), 1u);
   // One store at a time: each waits for the previous one's answer from the L1 (l1.hit_latency 20).
-  EXPECT_GE(one["stats"]["cycles"].get<uint64_t>(), 2048u * 20);
-  EXPECT_GT(one["stats"]["cycles"].get<uint64_t>(), wide["stats"]["cycles"].get<uint64_t>());
-  EXPECT_GT(stall(one["stats"], "memory_backpressure"), stall(wide["stats"], "memory_backpressure"));
+  EXPECT_GE(o.integer("cycles"), 2048u * 20);
+  EXPECT_GT(o.integer("cycles"), w.integer("cycles"));
+  EXPECT_GT(stall(o, "memory_backpressure"), stall(w, "memory_backpressure"));
 }
 
 // 20,000 one-thread CTAs add 1 to one counter: 20,000 serial read-modify-writes, 9 cycles each, so requests
@@ -102,10 +102,10 @@ TEST(TimingBackpressure, OneEntryStoreBufferSerialisesTheStores) {
 TEST(TimingBackpressure, WatchdogIgnoresALongButMovingQueue) {
   launch::Launch l = fixture("atomic_million.yaml");
   l.grid.x = 20'000;
-  const nlohmann::json t = run_timing_child(l, machine("default.yaml", {{"run.watchdog_cycles", "1000"}}));
-  ASSERT_FALSE(t.contains("error")) << t.value("error", "");
-  EXPECT_EQ(t["sha256"]["count"], u32_bytes_sha(20'000));
-  EXPECT_GE(t["stats"]["cycles"].get<uint64_t>(), 20'000u * 9);
+  const sim::ChildResult t = run_timing_child(l, machine("default.yaml", {{"run.watchdog_cycles", "1000"}}));
+  ASSERT_TRUE(t.ok()) << t.error;
+  EXPECT_EQ(t.sha256.at("count"), u32_bytes_sha(20'000));
+  EXPECT_GE(t.stats().integer("cycles"), 20'000u * 9);
 }
 
 // Runaway kernels at the default settings: stopped at exactly run.max_cycles with the kernel, its CTAs, a
@@ -113,10 +113,10 @@ TEST(TimingBackpressure, WatchdogIgnoresALongButMovingQueue) {
 void expect_runaway(const std::string& yaml, const std::string& kernel, const std::string& source_line) {
   const uint64_t budget = config::MachineConfig().u("run.max_cycles");
   ASSERT_EQ(budget, 4'000'000u);
-  const nlohmann::json t = run_timing_child(fixture(yaml), machine("default.yaml"));
-  ASSERT_TRUE(t.contains("error"));
-  EXPECT_EQ(t["error_kind"], "kernel");
-  expect_contains(t["error"],
+  const sim::ChildResult t = run_timing_child(fixture(yaml), machine("default.yaml"));
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error_kind, "kernel");
+  expect_contains(t.error,
                   {fmt::format("run.max_cycles ({}) reached before kernel {} finished", budget, kernel),
                    "still running; e.g. kernel " + kernel + ", CTA (0,0,0), warp 0, SM 0, PC ", source_line,
                    fmt::format("--set run.max_cycles={}", budget * 10),

@@ -16,13 +16,14 @@ TEST(TimingBarrierReuse, ABarrierReleasesOnlyItsOwnCtasWarpsWhenASlotWasReused) 
   const launch::Launch l = launch::load_launch(source_path("testbenches/timing/barrier_slot_reuse.yaml"));
   launch::Session session(l, session_options());
   const std::vector<uint8_t> expected = session.run().buffers.at("out");
-  const nlohmann::json t =
+  const sim::ChildResult t =
       run_timing_child(l, machine("default.yaml", {{"gpu.sms", "1"}, {"gpu.max_warps_per_sm", "8"}}));
-  ASSERT_FALSE(t.contains("error")) << t.value("error", "");
-  EXPECT_EQ(t["sha256"]["out"], launch::sha256_hex(expected));
-  EXPECT_EQ(t["stats"]["barriers"], 3u);
-  EXPECT_EQ(t["stats"]["ctas"], 3u);
-  EXPECT_EQ(t["stats"]["sms"][0]["max_resident_ctas"], 2u);
+  ASSERT_TRUE(t.ok()) << t.error;
+  EXPECT_EQ(t.sha256.at("out"), launch::sha256_hex(expected));
+  const stats::Group s = t.stats();
+  EXPECT_EQ(s.integer("barriers"), 3u);
+  EXPECT_EQ(s.integer("ctas"), 3u);
+  EXPECT_EQ(s.list("sms").at(0).integer("max_resident_ctas"), 2u);
 }
 
 }  // namespace

@@ -33,18 +33,18 @@ void expect_host_outputs(const std::string& yaml, const std::string& config) {
   const launch::Launch l = launch::load_launch(source_path("testbenches/timing/" + yaml));
   // The stack presets model the paper's one-warp SM; two warps per CTA need two slots.
   const bool preset = config != "default.yaml";
-  const nlohmann::json t =
+  const sim::ChildResult t =
       run_timing_child(l, preset ? machine(config, {{"gpu.max_warps_per_sm", "2"}}) : machine(config));
-  ASSERT_FALSE(t.contains("error")) << t["error"];
-  for (const auto& [buffer, hash] : expected_hashes()) EXPECT_EQ(t["sha256"][buffer], hash) << buffer;
+  ASSERT_TRUE(t.ok()) << t.error;
+  for (const auto& [buffer, hash] : expected_hashes()) EXPECT_EQ(t.sha256.at(buffer), hash) << buffer;
   // Each warp issues what it issues in the functional run: call frames reconverge the same way on both.
   launch::Session session(l, session_options());
   const launch::SessionResult f = session.run();
-  const nlohmann::json& s = t["stats"];
-  EXPECT_EQ(s["warp_instructions"], f.stats.warp_instructions);
-  EXPECT_EQ(s["thread_instructions"], f.stats.thread_instructions);
-  EXPECT_EQ(s["branches"], f.stats.branches);
-  EXPECT_EQ(s["divergent_branches"], f.stats.divergent_branches);
+  const stats::Group s = t.stats();
+  EXPECT_EQ(s.integer("warp_instructions"), f.stats.warp_instructions);
+  EXPECT_EQ(s.integer("thread_instructions"), f.stats.thread_instructions);
+  EXPECT_EQ(s.integer("branches"), f.stats.branches);
+  EXPECT_EQ(s.integer("divergent_branches"), f.stats.divergent_branches);
 }
 
 TEST(TimingCalls, NoinlineO3OutputsEqualHostOnPerWarpStacks) {
@@ -59,10 +59,10 @@ TEST(TimingCalls, DeviceO0OutputsEqualHostOnPerWarpStacks) {
 
 TEST(TimingCalls, StackOverflowNamesKernelCtaWarpPcAndFunction) {
   const launch::Launch l = launch::load_launch(source_path("testbenches/timing/fib_overflow.yaml"));
-  const nlohmann::json t = run_timing_child(l, machine("default.yaml"));
-  ASSERT_TRUE(t.contains("error"));
-  EXPECT_EQ(t["error_kind"], "kernel");
-  const std::string e = t["error"];
+  const sim::ChildResult t = run_timing_child(l, machine("default.yaml"));
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error_kind, "kernel");
+  const std::string e = t.error;
   for (const char* part :
        {"call stack overflow calling _Z3fibi", "per-thread call stack of 4096 bytes",
         "kernel _Z6fib_ofPii, CTA (0,0,0)", "in warp ", "PC ", "device_calls.cu:18)", "SM 0"}) {
@@ -72,11 +72,11 @@ TEST(TimingCalls, StackOverflowNamesKernelCtaWarpPcAndFunction) {
 
 TEST(TimingCalls, CallsUnderCompactionAreRefusedWithKernelAndPc) {
   const launch::Launch l = launch::load_launch(source_path("testbenches/timing/device_calls_O3.yaml"));
-  const nlohmann::json t = run_timing_child(l, machine("default.yaml", {{"compaction.mechanism", "tbc"}}));
-  ASSERT_TRUE(t.contains("error"));
-  EXPECT_EQ(t["error_kind"], "kernel");
+  const sim::ChildResult t = run_timing_child(l, machine("default.yaml", {{"compaction.mechanism", "tbc"}}));
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error_kind, "kernel");
   EXPECT_EQ(
-      t["error"],
+      t.error,
       "kernel _Z12device_callsPiPfS_S_S_ calls .func _Z3fibi at PC 20 (PTX line 335, device_calls.cu:56): "
       "calls are not supported under thread block compaction (the CTA-wide stack has no call frames); run "
       "it with per-warp stacks (divergence.unit: warp_stacks)");

@@ -14,6 +14,8 @@ using namespace simtlm::timing_test;
 
 namespace {
 
+// Whole statistics documents are compared as written (every key, parts and rows included), but for the
+// host's facts.
 nlohmann::json without_host(nlohmann::json doc) {
   doc.erase("host");
   return doc;
@@ -33,41 +35,41 @@ TEST_P(TimingCompaction, MatchesTheCtaWideStudy) {
                                study.mechanisms.begin());
   };
   for (const std::string mechanism : {"tbc", "ideal"}) {
-    const nlohmann::json t = run_timing_child(
+    const sim::ChildResult t = run_timing_child(
         l, machine("fermi-slp.yaml",
                    {{"compaction.mechanism", mechanism}, {"compaction.permutation", "balanced"}}));
-    ASSERT_FALSE(t.contains("error")) << mechanism << ": " << t["error"];
-    EXPECT_TRUE(t["failures"].empty()) << t["failures"];
+    ASSERT_TRUE(t.ok()) << mechanism << ": " << t.error;
+    EXPECT_TRUE(t.failures.empty()) << failures_text(t);
     for (const auto& [name, bytes] : functional.buffers) {
-      EXPECT_EQ(t["sha256"][name], launch::sha256_hex(bytes)) << mechanism << " " << name;
+      EXPECT_EQ(t.sha256.at(name), launch::sha256_hex(bytes)) << mechanism << " " << name;
     }
-    const nlohmann::json& s = t["stats"];
+    const stats::Group s = t.stats();
     const size_t m = index(mechanism == std::string("tbc") ? "tbc+balanced" : "ideal");
-    EXPECT_EQ(s["thread_instructions"], functional.stats.thread_instructions) << mechanism;
-    EXPECT_EQ(s["warp_instructions"], study.warp_instructions[m]) << mechanism;
-    const nlohmann::json& c = s["compaction"];
-    EXPECT_EQ(c["p_paths"], study.p_branches[m].paths) << mechanism;
-    EXPECT_EQ(c["p_compacted"], study.p_branches[m].compacted) << mechanism;
-    EXPECT_EQ(c["d_paths"], study.d_branches[m].paths) << mechanism;
-    EXPECT_EQ(c["d_compacted"], study.d_branches[m].compacted) << mechanism;
+    EXPECT_EQ(s.integer("thread_instructions"), functional.stats.thread_instructions) << mechanism;
+    EXPECT_EQ(s.integer("warp_instructions"), study.warp_instructions[m]) << mechanism;
+    const stats::Group& c = s.group("compaction");
+    EXPECT_EQ(c.integer("p_paths"), study.p_branches[m].paths) << mechanism;
+    EXPECT_EQ(c.integer("p_compacted"), study.p_branches[m].compacted) << mechanism;
+    EXPECT_EQ(c.integer("d_paths"), study.d_branches[m].paths) << mechanism;
+    EXPECT_EQ(c.integer("d_compacted"), study.d_branches[m].compacted) << mechanism;
   }
   // CAPRI: whatever it decides to skip, the outputs and the work are the functional run's.
-  const nlohmann::json capri = run_timing_child(
+  const sim::ChildResult capri = run_timing_child(
       l,
       machine("fermi-slp.yaml", {{"compaction.mechanism", "capri"}, {"compaction.permutation", "balanced"}}));
-  ASSERT_FALSE(capri.contains("error")) << capri["error"];
+  ASSERT_TRUE(capri.ok()) << capri.error;
   for (const auto& [name, bytes] : functional.buffers)
-    EXPECT_EQ(capri["sha256"][name], launch::sha256_hex(bytes));
-  EXPECT_EQ(capri["stats"]["thread_instructions"], functional.stats.thread_instructions);
+    EXPECT_EQ(capri.sha256.at(name), launch::sha256_hex(bytes));
+  EXPECT_EQ(capri.stats().integer("thread_instructions"), functional.stats.thread_instructions);
   // --rtl permutation,compactor --rtl-check (the RTL compactor holds 16 warps per CTA).
   if ((l.block.count() + 31) / 32 <= 16) {
     const auto tbc =
         machine("fermi-slp.yaml", {{"compaction.mechanism", "tbc"}, {"compaction.permutation", "balanced"}});
     sim::TimingOptions rtl;
     rtl.units = hw::parse_rtl_units("permutation,compactor", true);
-    const nlohmann::json a = run_timing_child(l, tbc), b = run_timing_child(l, tbc, rtl);
-    ASSERT_FALSE(b.contains("error")) << b["error"];
-    EXPECT_EQ(without_host(a["stats"]).dump(), without_host(b["stats"]).dump());
+    const sim::ChildResult a = run_timing_child(l, tbc), b = run_timing_child(l, tbc, rtl);
+    ASSERT_TRUE(b.ok()) << b.error;
+    EXPECT_EQ(without_host(a.stats_json).dump(), without_host(b.stats_json).dump());
   }
 }
 
@@ -78,46 +80,45 @@ INSTANTIATE_TEST_SUITE_P(Suite, TimingCompaction, ::testing::ValuesIn(workloads:
 // and the kernel issues fewer warp instructions and finishes sooner than without compaction.
 TEST(TimingCompactionEffect, BitonicNeedsThePermutation) {
   const launch::Launch l = launch::load_launch(workload_launch("bitonic"));
-  const nlohmann::json none = run_timing_child(l, machine("fermi-slp.yaml"));
-  const nlohmann::json tbc =
+  const sim::ChildResult none_run = run_timing_child(l, machine("fermi-slp.yaml"));
+  const sim::ChildResult tbc_run =
       run_timing_child(l, machine("fermi-slp.yaml", {{"compaction.mechanism", "tbc"}}));
-  const nlohmann::json slp = run_timing_child(
+  const sim::ChildResult slp_run = run_timing_child(
       l,
       machine("fermi-slp.yaml", {{"compaction.mechanism", "tbc"}, {"compaction.permutation", "balanced"}}));
-  ASSERT_FALSE(none.contains("error") || tbc.contains("error") || slp.contains("error"));
-  EXPECT_EQ(tbc["stats"]["compaction"]["p_compacted"], 0u);
-  EXPECT_GT(slp["stats"]["compaction"]["p_compacted"].get<uint64_t>(), 0u);
-  EXPECT_LT(slp["stats"]["warp_instructions"].get<uint64_t>(),
-            tbc["stats"]["warp_instructions"].get<uint64_t>());
-  EXPECT_LT(slp["stats"]["cycles"].get<uint64_t>(), none["stats"]["cycles"].get<uint64_t>());
-  EXPECT_GT(slp["stats"]["simd_utilization"].get<double>(), none["stats"]["simd_utilization"].get<double>());
+  ASSERT_TRUE(none_run.ok() && tbc_run.ok() && slp_run.ok());
+  const stats::Group none = none_run.stats(), tbc = tbc_run.stats(), slp = slp_run.stats();
+  EXPECT_EQ(tbc.group("compaction").integer("p_compacted"), 0u);
+  EXPECT_GT(slp.group("compaction").integer("p_compacted"), 0u);
+  EXPECT_LT(slp.integer("warp_instructions"), tbc.integer("warp_instructions"));
+  EXPECT_LT(slp.integer("cycles"), none.integer("cycles"));
+  EXPECT_GT(slp.real("simd_utilization"), none.real("simd_utilization"));
 }
 
 // CAPRI skips the synchronizations that cannot pay (uniform loops) and keeps those that do (divergent loops).
 TEST(TimingCompactionEffect, CapriSkipsUniformLoopsAndCompactsDivergentOnes) {
   const auto run = [](const std::string& name, const std::string& mechanism) {
-    const nlohmann::json t = run_timing_child(
+    const sim::ChildResult t = run_timing_child(
         launch::load_launch(workload_launch(name)),
         machine("fermi-slp.yaml",
                 {{"compaction.mechanism", mechanism}, {"compaction.permutation", "balanced"}}));
-    EXPECT_FALSE(t.contains("error")) << name << " " << mechanism << ": " << t.value("error", "");
-    return t["stats"];
+    EXPECT_TRUE(t.ok()) << name << " " << mechanism << ": " << t.error;
+    return t.stats();
   };
   // recursive_gaussian: every thread runs the same serial loops; TBC synchronizes each iteration.
-  const nlohmann::json uniform_tbc = run("recursive_gaussian", "tbc");
-  const nlohmann::json uniform_capri = run("recursive_gaussian", "capri");
-  EXPECT_LT(uniform_capri["compaction"]["cta_branches"].get<uint64_t>() * 4,
-            uniform_tbc["compaction"]["cta_branches"].get<uint64_t>());
-  EXPECT_GT(uniform_capri["compaction"]["capri_skipped"].get<uint64_t>(), 0u);
-  EXPECT_LT(uniform_capri["cycles"].get<uint64_t>(), uniform_tbc["cycles"].get<uint64_t>());
+  const stats::Group uniform_tbc = run("recursive_gaussian", "tbc");
+  const stats::Group uniform_capri = run("recursive_gaussian", "capri");
+  EXPECT_LT(uniform_capri.group("compaction").integer("cta_branches") * 4,
+            uniform_tbc.group("compaction").integer("cta_branches"));
+  EXPECT_GT(uniform_capri.group("compaction").integer("capri_skipped"), 0u);
+  EXPECT_LT(uniform_capri.integer("cycles"), uniform_tbc.integer("cycles"));
   // mandelbrot: threads leave the escape-time loop at different iterations; compaction pays.
-  const nlohmann::json divergent_none = run("mandelbrot", "none");
-  const nlohmann::json divergent_capri = run("mandelbrot", "capri");
-  EXPECT_GT(divergent_capri["compaction"]["compacted_paths"].get<uint64_t>(), 0u);
-  EXPECT_GT(divergent_capri["compaction"]["capri_skipped"].get<uint64_t>(), 0u);
-  EXPECT_LT(divergent_capri["warp_instructions"].get<uint64_t>(),
-            divergent_none["warp_instructions"].get<uint64_t>());
-  EXPECT_LT(divergent_capri["cycles"].get<uint64_t>(), divergent_none["cycles"].get<uint64_t>());
+  const stats::Group divergent_none = run("mandelbrot", "none");
+  const stats::Group divergent_capri = run("mandelbrot", "capri");
+  EXPECT_GT(divergent_capri.group("compaction").integer("compacted_paths"), 0u);
+  EXPECT_GT(divergent_capri.group("compaction").integer("capri_skipped"), 0u);
+  EXPECT_LT(divergent_capri.integer("warp_instructions"), divergent_none.integer("warp_instructions"));
+  EXPECT_LT(divergent_capri.integer("cycles"), divergent_none.integer("cycles"));
 }
 
 }  // namespace
@@ -134,13 +135,12 @@ TEST(TimingCompactionEffect, EveryPermutationKeepsTheOutputs) {
     const launch::SessionResult functional = session.run();
     for (hw::NamedPermutation p : hw::kAllNamedPermutations) {
       for (const std::string mechanism : {"tbc", "capri"}) {
-        const nlohmann::json t = run_timing_child(
+        const sim::ChildResult t = run_timing_child(
             l, machine("default.yaml", {{"compaction.mechanism", mechanism},
                                         {"compaction.permutation", std::string(hw::permutation_name(p))}}));
-        ASSERT_FALSE(t.contains("error"))
-            << name << " " << mechanism << " " << hw::permutation_name(p) << ": " << t["error"];
+        ASSERT_TRUE(t.ok()) << name << " " << mechanism << " " << hw::permutation_name(p) << ": " << t.error;
         for (const auto& [buffer, bytes] : functional.buffers) {
-          EXPECT_EQ(t["sha256"][buffer], launch::sha256_hex(bytes))
+          EXPECT_EQ(t.sha256.at(buffer), launch::sha256_hex(bytes))
               << name << " " << mechanism << " " << hw::permutation_name(p);
         }
       }
@@ -164,19 +164,21 @@ const std::vector<std::pair<std::string, Sets>> kMechanisms = {
 
 // Runs the launch under every mechanism; checks the output against `expected` (and the functional model)
 // and that exactly one barrier completed. Returns the compaction statistics per mechanism.
-std::map<std::string, nlohmann::json> run_barrier_kernel(const std::string& yaml,
-                                                         const std::vector<uint8_t>& expected) {
+// A mechanism whose run ended with an error has no entry (reading it throws).
+std::map<std::string, stats::Group> run_barrier_kernel(const std::string& yaml,
+                                                       const std::vector<uint8_t>& expected) {
   const launch::Launch l = launch::load_launch(source_path("testbenches/timing/" + yaml));
   launch::Session session(l, session_options());
   EXPECT_EQ(session.run().buffers.at("out"), expected);
-  std::map<std::string, nlohmann::json> compaction;
+  std::map<std::string, stats::Group> compaction;
   for (const auto& [name, sets] : kMechanisms) {
-    const nlohmann::json t = run_timing_child(l, machine("fermi-slp.yaml", sets));
-    EXPECT_FALSE(t.contains("error")) << name << ": " << t.value("error", "");
-    if (t.contains("error")) continue;
-    EXPECT_EQ(t["sha256"]["out"], launch::sha256_hex(expected)) << name;
-    EXPECT_EQ(t["stats"]["barriers"], 1u) << name;
-    compaction[name] = t["stats"]["compaction"];
+    const sim::ChildResult t = run_timing_child(l, machine("fermi-slp.yaml", sets));
+    EXPECT_TRUE(t.ok()) << name << ": " << t.error;
+    if (!t.ok()) continue;
+    EXPECT_EQ(t.sha256.at("out"), launch::sha256_hex(expected)) << name;
+    const stats::Group s = t.stats();
+    EXPECT_EQ(s.integer("barriers"), 1u) << name;
+    compaction.emplace(name, s.group("compaction"));
   }
   return compaction;
 }
@@ -190,17 +192,17 @@ std::vector<uint8_t> words(const std::vector<uint32_t>& values) {
 TEST(TimingCompactionBarriers, FormedWarpsOfTwoCtaWarpsPassABarrier) {
   std::vector<uint32_t> out(128, 0);
   for (uint32_t tid = 0; tid < 128; tid += 2) out[tid] = 3 * ((tid + 64) % 128);
-  auto compaction = run_barrier_kernel("barrier_after_exit.yaml", words(out));
+  const auto compaction = run_barrier_kernel("barrier_after_exit.yaml", words(out));
   // Both paths (16 odd and 16 even threads of each of the 4 warps) go from 4 warps to 2, each formed warp
   // holding threads of two CTA warps.
   for (const std::string name : {"tbc+balanced", "capri+balanced", "ideal"}) {
-    const nlohmann::json& c = compaction[name];
-    EXPECT_EQ(c["paths"], 2u) << name;
-    EXPECT_EQ(c["compacted_paths"], 2u) << name;
-    EXPECT_EQ(c["warps_no_tbc"], 8u) << name;
-    EXPECT_EQ(c["warps_formed"], 4u) << name;
+    const stats::Group& c = compaction.at(name);
+    EXPECT_EQ(c.integer("paths"), 2u) << name;
+    EXPECT_EQ(c.integer("compacted_paths"), 2u) << name;
+    EXPECT_EQ(c.integer("warps_no_tbc"), 8u) << name;
+    EXPECT_EQ(c.integer("warps_formed"), 4u) << name;
   }
-  EXPECT_EQ(compaction["tbc"]["compacted_paths"], 0u);
+  EXPECT_EQ(compaction.at("tbc").integer("compacted_paths"), 0u);
 }
 
 // Ideal compaction packs the 85 remaining threads (21, 21, 22 and 21 of the four CTA warps) in order, so CTA
@@ -211,9 +213,10 @@ TEST(TimingCompactionBarriers, ACtaWarpSplitOverTwoFormedWarpsWaitsAsOne) {
   for (uint32_t tid = 0; tid < 128; ++tid) {
     if (tid % 3 != 0) out[tid] = 43 * 1000 + 3 * (tid < 66 ? tid + 60 : tid - 66);
   }
-  auto compaction = run_barrier_kernel("barrier_after_exit_thirds.yaml", words(out));
-  EXPECT_EQ(compaction["ideal"]["warps_formed"], 5u);  // 43 leaving threads in 2 warps, 85 staying in 3
-  EXPECT_EQ(compaction["ideal"]["warps_no_tbc"], 8u);
+  const auto compaction = run_barrier_kernel("barrier_after_exit_thirds.yaml", words(out));
+  EXPECT_EQ(compaction.at("ideal").integer("warps_formed"),
+            5u);  // 43 leaving threads in 2 warps, 85 staying in 3
+  EXPECT_EQ(compaction.at("ideal").integer("warps_no_tbc"), 8u);
 }
 
 }  // namespace

@@ -38,10 +38,10 @@ HerdedRun run(uint32_t rounds, std::optional<uint32_t> load_cycles = {},
   herding->use_machine(m);
   sim::ChildReport extra;
   extra.report = [&](nlohmann::json& out) { out["herding"] = herding->statistics().json(); };
-  const nlohmann::json out = sim::run_timing_in_child(l, options, m, {}, extra);
-  EXPECT_FALSE(out.contains("error")) << out.value("error", "");
-  if (out.contains("error")) return {};
-  return {out["stats"]["cycles"].get<uint64_t>(), out["herding"]};
+  const sim::ChildResult out = sim::run_timing_child(l, options, m, {}, extra);
+  EXPECT_TRUE(out.ok()) << out.error;
+  if (!out.ok()) return {};
+  return {out.stats().integer("cycles"), out.herding};
 }
 
 struct RoundsCase {

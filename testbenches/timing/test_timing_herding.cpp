@@ -12,15 +12,15 @@ using namespace simtlm::timing_test;
 namespace {
 
 struct Runs {
-  nlohmann::json timing;                                   // the child's report, with "herding" statistics
+  sim::ChildResult timing;                                 // the child's report, with "herding" statistics
   std::map<std::string, std::vector<uint8_t>> functional;  // the herded functional run's buffers
   nlohmann::json functional_herding;
   uint64_t functional_divergent = 0;
 };
 
 std::vector<uint8_t> timing_buffer(const Runs& r, const std::string& name) {
-  if (!r.timing.contains("buffers")) return {};
-  return sim::from_hex(r.timing["buffers"][name].get<std::string>());
+  if (!r.timing.ok()) return {};
+  return r.timing.buffers.at(name);
 }
 
 // Runs `workload` herded as `cli` asks on the timing model (in a child, the units `units`) and functionally.
@@ -37,8 +37,8 @@ Runs run_herded(const std::string& workload, const sim::HerdingCli& cli, const h
     extra.report = [&](nlohmann::json& out) {
       if (herding) out["herding"] = herding->statistics().json();
     };
-    r.timing = sim::run_timing_in_child(l, options, m, {}, extra);
-    EXPECT_FALSE(r.timing.contains("error")) << r.timing.value("error", "");
+    r.timing = sim::run_timing_child(l, options, m, {}, extra);
+    EXPECT_TRUE(r.timing.ok()) << r.timing.error;
   }
   launch::Launch l = launch::load_launch(workload_launch(workload), launch_sets);
   launch::SessionOptions options = session_options();
@@ -66,7 +66,7 @@ sim::HerdingCli image_loads() {
 }
 
 uint64_t stat(const Runs& r, const char* key) {
-  return r.timing.contains("stats") ? r.timing["stats"][key].get<uint64_t>() : 0;
+  return r.timing.ok() ? r.timing.stats().integer(key) : 0;
 }
 
 TEST(TimingHerding, MandelbrotHerdedTimingWritesTheHerdedFunctionalOutput) {
@@ -77,10 +77,10 @@ TEST(TimingHerding, MandelbrotHerdedTimingWritesTheHerdedFunctionalOutput) {
   EXPECT_NE(herded.functional.at("iterations"), exact.functional.at("iterations"));
   EXPECT_EQ(timing_buffer(exact, "iterations"), exact.functional.at("iterations"));
   // Each warp's decisions depend on its own lanes only, so both runners herd the same executions.
-  ASSERT_TRUE(herded.timing.contains("herding"));
-  EXPECT_EQ(herded.timing["herding"]["branches"], herded.functional_herding["branches"]);
+  ASSERT_FALSE(herded.timing.herding.is_null());
+  EXPECT_EQ(herded.timing.herding["branches"], herded.functional_herding["branches"]);
   EXPECT_GT(herded.functional_herding["branches"]["herded"].get<uint64_t>(), 0u);
-  EXPECT_EQ(herded.timing["herding"]["instances"], herded.functional_herding["instances"]);
+  EXPECT_EQ(herded.timing.herding["instances"], herded.functional_herding["instances"]);
   // The only divergent branch (the loop test) is herded: nothing diverges any more.
   EXPECT_EQ(stat(herded, "divergent_branches"), 0u);
   EXPECT_EQ(herded.functional_divergent, 0u);
@@ -94,16 +94,16 @@ TEST(TimingHerding, SobelDataHerdingTimingWritesTheHerdedFunctionalOutputWithFew
   const Runs exact = run_herded("sobel", {});
   EXPECT_EQ(timing_buffer(herded, "edges"), herded.functional.at("edges"));
   EXPECT_NE(herded.functional.at("edges"), exact.functional.at("edges"));
-  ASSERT_TRUE(herded.timing.contains("herding"));
+  ASSERT_FALSE(herded.timing.herding.is_null());
   const nlohmann::json& loads = herded.functional_herding["loads"];
-  EXPECT_EQ(herded.timing["herding"]["loads"], loads);
+  EXPECT_EQ(herded.timing.herding["loads"], loads);
   EXPECT_GT(loads["herded"].get<uint64_t>(), 0u);
   EXPECT_LT(loads["requests_after"].get<uint64_t>(), loads["requests_before"].get<uint64_t>());
   EXPECT_EQ(herded.functional_herding["branches"]["executions"], 0u);  // no branch hook installed
   const auto requests = [](const Runs& r) {
-    return r.timing["stats"]["memory"]["global_requests"].get<uint64_t>();
+    return r.timing.stats().group("memory").integer("global_requests");
   };
-  ASSERT_TRUE(herded.timing.contains("stats") && exact.timing.contains("stats"));
+  ASSERT_TRUE(herded.timing.ok() && exact.timing.ok());
   // Every herded load's lanes read one block, so the coalescer sends fewer requests.
   EXPECT_LT(requests(herded), requests(exact));
 }
@@ -120,12 +120,12 @@ TEST(TimingHerding, TheMajorityDecisionsCyclesAddToTheRun) {
     cli.branch_cycles = cycles;
     runs.push_back(run_herded("mandelbrot", cli, {}, one_warp));
   }
-  ASSERT_TRUE(runs[0].timing.contains("herding"));
+  ASSERT_FALSE(runs[0].timing.herding.is_null());
   uint64_t herded_site_executions = 0;
-  for (const nlohmann::json& b : runs[0].timing["herding"]["kernels"]["mandelbrot"]["branches"]) {
+  for (const nlohmann::json& b : runs[0].timing.herding["kernels"]["mandelbrot"]["branches"]) {
     if (b["herd"]) herded_site_executions += b["executions"].get<uint64_t>();
   }
-  EXPECT_GT(runs[0].timing["herding"]["branches"]["herded"].get<uint64_t>(), 0u);
+  EXPECT_GT(runs[0].timing.herding["branches"]["herded"].get<uint64_t>(), 0u);
   EXPECT_GT(herded_site_executions, 2u);
   EXPECT_EQ(stat(runs[1], "cycles"), stat(runs[0], "cycles") + herded_site_executions);
   EXPECT_EQ(stat(runs[2], "cycles"), stat(runs[0], "cycles") + 2 * herded_site_executions);
@@ -144,12 +144,12 @@ TEST_P(TimingHerdingRtl, TheVerilatedUnitsAgreeWithTheModels) {
   const hw::UnitSelection rtl{.rtl_majority = true, .rtl_popular_block = true, .check = true};
   const Runs checked = run_herded(workload, cli, rtl);
   const Runs plain = run_herded(workload, cli);
-  ASSERT_FALSE(checked.timing.contains("error")) << checked.timing.value("error", "");
-  EXPECT_EQ(checked.timing["sha256"], plain.timing["sha256"]);
-  EXPECT_EQ(checked.timing["herding"]["branches"], plain.timing["herding"]["branches"]);
-  EXPECT_EQ(checked.timing["herding"]["loads"], plain.timing["herding"]["loads"]);
+  ASSERT_TRUE(checked.timing.ok()) << checked.timing.error;
+  EXPECT_EQ(checked.timing.sha256, plain.timing.sha256);
+  EXPECT_EQ(checked.timing.herding["branches"], plain.timing.herding["branches"]);
+  EXPECT_EQ(checked.timing.herding["loads"], plain.timing.herding["loads"]);
   EXPECT_EQ(stat(checked, "cycles"), stat(plain, "cycles"));
-  EXPECT_GT(checked.timing["herding"]["instances"].get<uint64_t>(), 0u);
+  EXPECT_GT(checked.timing.herding["instances"].get<uint64_t>(), 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Workloads, TimingHerdingRtl, ::testing::Values("mandelbrot", "sobel"));

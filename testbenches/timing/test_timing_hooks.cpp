@@ -15,7 +15,7 @@ using namespace simtlm::ptx::hook_test;
 namespace {
 
 struct BothRuns {
-  nlohmann::json timing;
+  sim::ChildResult timing;
   std::vector<uint8_t> functional_out;
   // The functional run's global loads and stores through the machine's coalescer.
   uint64_t functional_load_requests = 0, functional_store_requests = 0;
@@ -28,7 +28,7 @@ BothRuns run_both(ptx::ExecutionHooks hooks, const config::MachineConfig& m) {
   launch::SessionOptions options = session_options();
   options.hooks = hooks;
   BothRuns r;
-  r.timing = sim::run_timing_in_child(l, options, m);
+  r.timing = sim::run_timing_child(l, options, m);
   const uint32_t line =
       static_cast<uint32_t>(m.flag("l1.enabled") ? m.u("l1.line_bytes") : m.u("l2.line_bytes"));
   const hw::Coalescer coalescer(static_cast<uint32_t>(std::stoul(m.str("lsu.segment_bytes"))), line);
@@ -43,7 +43,7 @@ BothRuns run_both(ptx::ExecutionHooks hooks, const config::MachineConfig& m) {
   const launch::SessionResult f = session.run();
   EXPECT_TRUE(f.ok());
   r.functional_out = f.buffers.at("out");
-  EXPECT_FALSE(r.timing.contains("error")) << r.timing.value("error", "");
+  EXPECT_TRUE(r.timing.ok()) << r.timing.error;
   return r;
 }
 
@@ -53,11 +53,11 @@ uint32_t data_branch_pc() {
 }
 
 std::string out_sha(const BothRuns& r) {
-  return r.timing.contains("sha256") ? r.timing["sha256"]["out"].get<std::string>() : "";
+  return r.timing.ok() ? r.timing.sha256.at("out") : "";
 }
 
 uint64_t timing_global_requests(const BothRuns& r) {
-  return r.timing.contains("stats") ? r.timing["stats"]["memory"]["global_requests"].get<uint64_t>() : 0;
+  return r.timing.ok() ? r.timing.stats().group("memory").integer("global_requests") : 0;
 }
 
 TEST(TimingHooks, NullHooksMatchTheFunctionalRunAndItsRequests) {
@@ -83,7 +83,7 @@ TEST_P(TimingHooksForcedBranch, ForcedDataBranchWritesWhatTheFunctionalRunWrites
   EXPECT_EQ(as<int32_t>(r.functional_out), expected);
   // A forced branch never diverges: the only divergent branch left is the last warp's bounds check.
   if (std::string(mechanism) == "none") {
-    EXPECT_EQ(r.timing["stats"]["divergent_branches"], 1u);
+    EXPECT_EQ(r.timing.stats().integer("divergent_branches"), 1u);
   }
 }
 
@@ -124,13 +124,13 @@ TEST(TimingHooks, ALaunchSequenceSeesTheHooksInEveryLaunch) {
   RedirectToFirstLane load;
   launch::SessionOptions options = session_options();
   options.hooks = {&branch, &load};
-  const nlohmann::json t = sim::run_timing_in_child(l, options, machine("default.yaml"));
-  ASSERT_FALSE(t.contains("error")) << t.value("error", "");
+  const sim::ChildResult t = sim::run_timing_child(l, options, machine("default.yaml"));
+  ASSERT_TRUE(t.ok()) << t.error;
   launch::SequenceSession functional(l, options);
   const launch::SessionResult f = functional.run();
   const launch::SessionResult plain = launch::SequenceSession(l, session_options()).run();
-  EXPECT_EQ(t["sha256"]["out"], launch::sha256_hex(f.buffers.at("out")));
-  EXPECT_NE(t["sha256"]["out"], launch::sha256_hex(plain.buffers.at("out")));
+  EXPECT_EQ(t.sha256.at("out"), launch::sha256_hex(f.buffers.at("out")));
+  EXPECT_NE(t.sha256.at("out"), launch::sha256_hex(plain.buffers.at("out")));
 }
 
 }  // namespace

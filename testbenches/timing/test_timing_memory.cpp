@@ -1,5 +1,7 @@
 // Memory-system fidelity of the timing model on a streaming kernel: requests never larger than a cache line
 // (so DRAM moves every byte the kernel reads), and dirty lines written back to DRAM at the kernel's end.
+#include <optional>
+
 #include "testbenches/timing/timing_fixture.hpp"
 
 using namespace simtlm;
@@ -11,15 +13,16 @@ namespace {
 // 312 full warps of 128 bytes and one warp of 16 lanes (64 bytes) per array access.
 constexpr uint64_t kArrayBytes = 40'000;
 
-nlohmann::json run_stream(const config::MachineConfig& m) {
+// The run's statistics, or none (after a failed expectation) when it ended with an error.
+std::optional<stats::Group> run_stream(const config::MachineConfig& m) {
   const launch::Launch l = launch::load_launch(source_path("testbenches/timing/stream_add.yaml"));
-  nlohmann::json t = run_timing_child(l, m);
-  EXPECT_FALSE(t.contains("error")) << t.value("error", "");
-  if (t.contains("error")) return {};
+  const sim::ChildResult t = run_timing_child(l, m);
+  EXPECT_TRUE(t.ok()) << t.error;
+  if (!t.ok()) return std::nullopt;
   launch::Session session(l, session_options());
   const launch::SessionResult f = session.run();
-  EXPECT_EQ(t["sha256"]["c"], launch::sha256_hex(f.buffers.at("c")));
-  return t["stats"];
+  EXPECT_EQ(t.sha256.at("c"), launch::sha256_hex(f.buffers.at("c")));
+  return t.stats();
 }
 
 struct StreamCase {
@@ -32,17 +35,18 @@ class TimingStreaming : public ::testing::TestWithParam<StreamCase> {};
 
 TEST_P(TimingStreaming, DramMovesExactlyTheBytesTheKernelTouches) {
   const StreamCase& c = GetParam();
-  const nlohmann::json s = run_stream(machine(c.config));
-  ASSERT_FALSE(s.is_null());
+  const std::optional<stats::Group> s = run_stream(machine(c.config));
+  ASSERT_TRUE(s.has_value());
   // Three accesses (a, b, c); a 128-byte segment over 64-byte lines is two requests.
-  EXPECT_EQ(s["memory"]["global_requests"], 3 * c.line_requests_per_access);
+  EXPECT_EQ(s->group("memory").integer("global_requests"), 3 * c.line_requests_per_access);
   // a and b come from DRAM once each; c is written without a fetch (write-validate in the L2).
-  EXPECT_EQ(s["dram"]["read_bytes"], c.dram_read_bytes);
-  EXPECT_EQ(s["dram"]["reads"], c.dram_reads);
+  const stats::Group dram = s->total("dram");
+  EXPECT_EQ(dram.integer("read_bytes"), c.dram_read_bytes);
+  EXPECT_EQ(dram.integer("reads"), c.dram_reads);
   // Every byte of c reaches DRAM: by eviction during the kernel or by the write-back at its end.
-  EXPECT_EQ(s["dram"]["write_bytes"], c.dram_write_bytes);
-  EXPECT_EQ(s["dram"]["writes"], c.dram_writes);
-  EXPECT_EQ(s["dram"]["bytes"], c.dram_read_bytes + c.dram_write_bytes);
+  EXPECT_EQ(dram.integer("write_bytes"), c.dram_write_bytes);
+  EXPECT_EQ(dram.integer("writes"), c.dram_writes);
+  EXPECT_EQ(dram.integer("bytes"), c.dram_read_bytes + c.dram_write_bytes);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -62,39 +66,38 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST(TimingWriteBack, KernelEndWritesEveryDirtyL2LineApartFromTheKernelCycles) {
-  const nlohmann::json s = run_stream(machine("default.yaml"));
-  ASSERT_FALSE(s.is_null());
-  const nlohmann::json& wb = s["write_back"];
+  const std::optional<stats::Group> s = run_stream(machine("default.yaml"));
+  ASSERT_TRUE(s.has_value());
+  const stats::Group& wb = s->group("write_back");
   // The L2 (128 KiB) holds all 120,000 bytes touched, so nothing was evicted: the whole of c is written
   // back at the kernel's end, one request per dirty line, after the kernel's last cycle.
-  EXPECT_EQ(s["l2"]["writebacks"], 0u);
-  EXPECT_EQ(wb["requests"], 313u);
-  EXPECT_EQ(wb["bytes"], kArrayBytes);
-  EXPECT_EQ(wb["l1_requests"], 0u);  // write-through L1s hold nothing dirty
-  EXPECT_GT(wb["cycles"].get<uint64_t>(), 0u);
-  EXPECT_EQ(wb["end_cycle"].get<uint64_t>(), s["cycles"].get<uint64_t>() + wb["cycles"].get<uint64_t>());
+  EXPECT_EQ(s->total("l2").integer("writebacks"), 0u);
+  EXPECT_EQ(wb.integer("requests"), 313u);
+  EXPECT_EQ(wb.integer("bytes"), kArrayBytes);
+  EXPECT_EQ(wb.integer("l1_requests"), 0u);  // write-through L1s hold nothing dirty
+  EXPECT_GT(wb.integer("cycles"), 0u);
+  EXPECT_EQ(wb.integer("end_cycle"), s->integer("cycles") + wb.integer("cycles"));
 }
 
 TEST(TimingWriteBack, WriteBackL1sDrainIntoTheL2First) {
-  const nlohmann::json s = run_stream(machine("mv5-wpu.yaml"));
-  ASSERT_FALSE(s.is_null());
-  const nlohmann::json& wb = s["write_back"];
+  const std::optional<stats::Group> s = run_stream(machine("mv5-wpu.yaml"));
+  ASSERT_TRUE(s.has_value());
+  const stats::Group& wb = s->group("write_back");
   // Every line of c the L1s still hold dirty goes to the L2, then every dirty L2 line to DRAM.
-  EXPECT_EQ(wb["l1_requests"].get<uint64_t>() + s["l1"]["writebacks"].get<uint64_t>(), 313u);
-  EXPECT_EQ(s["l2"]["writes"], 313u);
-  EXPECT_EQ(wb["requests"], 313u);
-  EXPECT_EQ(wb["bytes"], kArrayBytes + 64);
+  EXPECT_EQ(wb.integer("l1_requests") + s->total("l1").integer("writebacks"), 313u);
+  EXPECT_EQ(s->total("l2").integer("writes"), 313u);
+  EXPECT_EQ(wb.integer("requests"), 313u);
+  EXPECT_EQ(wb.integer("bytes"), kArrayBytes + 64);
 }
 
 TEST(TimingMemoryConfig, L1LineLongerThanL2LineIsRefused) {
   const launch::Launch l = launch::load_launch(source_path("testbenches/timing/stream_add.yaml"));
-  const nlohmann::json t =
+  const sim::ChildResult t =
       run_timing_child(l, machine("default.yaml", {{"l1.line_bytes", "256"}, {"l1.size_bytes", "32768"}}));
-  ASSERT_TRUE(t.contains("error"));
-  EXPECT_EQ(t["error_kind"], "config");
-  EXPECT_NE(t["error"].get<std::string>().find("l1.line_bytes (256) must not exceed l2.line_bytes (128)"),
-            std::string::npos)
-      << t["error"];
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error_kind, "config");
+  EXPECT_NE(t.error.find("l1.line_bytes (256) must not exceed l2.line_bytes (128)"), std::string::npos)
+      << t.error;
 }
 
 }  // namespace

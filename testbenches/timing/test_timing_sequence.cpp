@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include "models/config/machine_config.hpp"
@@ -20,18 +21,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// sim::run_timing_in_child runs a sequence file in one simulation of a forked child.
-nlohmann::json run_sequence_in_child(const fs::path& file, const config::MachineConfig& machine) {
+// sim::run_timing_child runs a sequence file in one simulation of a forked child. A sequence's statistics
+// (its "launches" and their totals) are read as written: r.stats_json.
+sim::ChildResult run_sequence_in_child(const fs::path& file, const config::MachineConfig& machine) {
   launch::SessionOptions options;
   options.find_reference = workloads::find_reference;
-  return sim::run_timing_in_child(launch::load_launch(file), options, machine);
+  return sim::run_timing_child(launch::load_launch(file), options, machine);
 }
 
-nlohmann::json functional_sha256(const fs::path& file) {
+std::map<std::string, std::string> functional_sha256(const fs::path& file) {
   launch::SessionOptions options;
   options.find_reference = workloads::find_reference;
   launch::SequenceSession session(launch::load_launch(file), options);
-  nlohmann::json sha;
+  std::map<std::string, std::string> sha;
   for (const auto& [name, bytes] : session.run().buffers) sha[name] = launch::sha256_hex(bytes);
   return sha;
 }
@@ -40,11 +42,11 @@ TEST(TimingSequence, SecondLaunchHitsInL2LinesTheFirstBroughtIn) {
   const fs::path file = fs::path(SIMTLM_SOURCE_DIR) / "testbenches/launch/seq_l2_reuse.yaml";
   config::MachineConfig machine;
   machine.set("l1.enabled", "false");  // every load reaches the L2
-  const nlohmann::json r = run_sequence_in_child(file, machine);
-  ASSERT_FALSE(r.contains("error")) << r["error"];
-  EXPECT_EQ(r["sha256"], functional_sha256(file));  // same values as the functional model
-  EXPECT_TRUE(r["failures"].empty());
-  const nlohmann::json& s = r["stats"];
+  const sim::ChildResult r = run_sequence_in_child(file, machine);
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.sha256, functional_sha256(file));  // same values as the functional model
+  EXPECT_TRUE(r.failures.empty());
+  const nlohmann::json& s = r.stats_json;
   ASSERT_EQ(s["launches"].size(), 2u);
   const nlohmann::json& cold = s["launches"][0];
   const nlohmann::json& warm = s["launches"][1];
@@ -63,32 +65,29 @@ TEST(TimingSequence, SecondLaunchHitsInL2LinesTheFirstBroughtIn) {
 
 TEST(TimingSequence, UntilLoopMatchesTheFunctionalRun) {
   const fs::path file = fs::path(SIMTLM_SOURCE_DIR) / "testbenches/launch/seq_until.yaml";
-  const nlohmann::json r = run_sequence_in_child(file, config::MachineConfig());
-  ASSERT_FALSE(r.contains("error")) << r["error"];
-  EXPECT_EQ(r["sha256"], functional_sha256(file));
-  EXPECT_EQ(r["stats"]["launch_count"], 5);
+  const sim::ChildResult r = run_sequence_in_child(file, config::MachineConfig());
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.sha256, functional_sha256(file));
+  EXPECT_EQ(r.stats_json["launch_count"], 5);
 }
 
 TEST(TimingSequence, LoopExceedingMaxStopsTheSimulationWithTheLoopsLine) {
   const fs::path file = fs::path(SIMTLM_SOURCE_DIR) / "testbenches/launch/bad_seq_until_max.yaml";
-  const nlohmann::json r = run_sequence_in_child(file, config::MachineConfig());
-  ASSERT_TRUE(r.contains("error"));
-  EXPECT_NE(
-      r["error"].get<std::string>().find("bad_seq_until_max.yaml:8: loop: until {buffer: more, element: 0, "
-                                         "equals: 0} still does not hold after max = 3 iterations"),
-      std::string::npos)
-      << r["error"];
+  const sim::ChildResult r = run_sequence_in_child(file, config::MachineConfig());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error.find("bad_seq_until_max.yaml:8: loop: until {buffer: more, element: 0, "
+                         "equals: 0} still does not hold after max = 3 iterations"),
+            std::string::npos)
+      << r.error;
 }
 
 TEST(TimingSequence, KernelFaultNamesTheLaunch) {
   const fs::path file = fs::path(SIMTLM_SOURCE_DIR) / "testbenches/launch/seq_fault.yaml";
-  const nlohmann::json r = run_sequence_in_child(file, config::MachineConfig());
-  ASSERT_TRUE(r.contains("error"));
-  EXPECT_EQ(r["error_kind"], "kernel");
-  EXPECT_EQ(r["error"].get<std::string>().rfind(
-                "launch 1 (kernel _Z4haloPfS_i at line 11, i = 0): out-of-bounds", 0),
-            0u)
-      << r["error"];
+  const sim::ChildResult r = run_sequence_in_child(file, config::MachineConfig());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error_kind, "kernel");
+  EXPECT_EQ(r.error.rfind("launch 1 (kernel _Z4haloPfS_i at line 11, i = 0): out-of-bounds", 0), 0u)
+      << r.error;
 }
 
 // The suite's sequence workloads give the functional run's outputs and pass their host references.
@@ -96,12 +95,12 @@ class TimingSequenceWorkload : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(TimingSequenceWorkload, OutputsEqualFunctional) {
   const fs::path file = fs::path(SIMTLM_SOURCE_DIR) / "workloads" / GetParam() / (GetParam() + ".yaml");
-  const nlohmann::json r = run_sequence_in_child(file, config::MachineConfig());
-  ASSERT_FALSE(r.contains("error")) << r["error"];
-  EXPECT_TRUE(r["reference_checked"].get<bool>());
-  EXPECT_TRUE(r["failures"].empty()) << r["failures"].dump();
-  EXPECT_EQ(r["sha256"], functional_sha256(file));
-  EXPECT_EQ(r["stats"]["launch_count"].get<size_t>(), r["stats"]["launches"].size());
+  const sim::ChildResult r = run_sequence_in_child(file, config::MachineConfig());
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_TRUE(r.reference_checked);
+  EXPECT_TRUE(r.failures.empty()) << ::testing::PrintToString(r.failures);
+  EXPECT_EQ(r.sha256, functional_sha256(file));
+  EXPECT_EQ(r.stats_json["launch_count"].get<size_t>(), r.stats_json["launches"].size());
 }
 
 INSTANTIATE_TEST_SUITE_P(Suite, TimingSequenceWorkload,
@@ -112,31 +111,30 @@ INSTANTIATE_TEST_SUITE_P(Suite, TimingSequenceWorkload,
 // a limit far below their total, and the same limit below its longest kernel stops that kernel.
 TEST(TimingSequence, MaxCyclesBoundsEachKernelNotTheSequence) {
   const fs::path file = fs::path(SIMTLM_SOURCE_DIR) / "workloads/gaussian/gaussian.yaml";
-  const nlohmann::json free_run = run_sequence_in_child(file, config::MachineConfig());
-  ASSERT_FALSE(free_run.contains("error")) << free_run["error"];
+  const sim::ChildResult free_run = run_sequence_in_child(file, config::MachineConfig());
+  ASSERT_TRUE(free_run.ok()) << free_run.error;
   uint64_t longest = 0;
-  for (const auto& launch : free_run["stats"]["launches"])
+  for (const auto& launch : free_run.stats_json["launches"])
     longest = std::max(longest, launch["cycles"].get<uint64_t>());
-  const uint64_t total = free_run["stats"]["cycles"].get<uint64_t>();
+  const uint64_t total = free_run.stats_json["cycles"].get<uint64_t>();
   const uint64_t limit = longest + 1000;
   ASSERT_LT(limit * 4, total);  // the sequence as a whole is far past the limit
 
   config::MachineConfig bounded;
   bounded.set("run.max_cycles", std::to_string(limit));
-  const nlohmann::json r = run_sequence_in_child(file, bounded);
-  ASSERT_FALSE(r.contains("error")) << r["error"];
-  EXPECT_EQ(r["sha256"], free_run["sha256"]);
-  EXPECT_EQ(r["stats"]["launch_count"], free_run["stats"]["launch_count"]);
+  const sim::ChildResult r = run_sequence_in_child(file, bounded);
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.sha256, free_run.sha256);
+  EXPECT_EQ(r.stats_json["launch_count"], free_run.stats_json["launch_count"]);
   // Not the exact total: a shorter limit wakes the watchdog more often, and that shifts gaussian by a few
   // hundred cycles (same-time event order; docs/timing-model.md, Errors).
 
   config::MachineConfig tight;
   tight.set("run.max_cycles", std::to_string(longest / 2));
-  const nlohmann::json stopped = run_sequence_in_child(file, tight);
-  ASSERT_TRUE(stopped.contains("error"));
-  EXPECT_NE(stopped["error"].get<std::string>().find(fmt::format("run.max_cycles ({}) reached", longest / 2)),
-            std::string::npos)
-      << stopped["error"];
+  const sim::ChildResult stopped = run_sequence_in_child(file, tight);
+  ASSERT_FALSE(stopped.ok());
+  EXPECT_NE(stopped.error.find(fmt::format("run.max_cycles ({}) reached", longest / 2)), std::string::npos)
+      << stopped.error;
 }
 
 }  // namespace

@@ -14,23 +14,23 @@ uint64_t expected_chunks(uint64_t max_depth) {
   return max_depth > 16 ? (max_depth - 16 + 3) / 4 : 0;
 }
 
-nlohmann::json run_pattern(const std::string& kernel, int n, const std::string& preset) {
+stats::Group run_pattern(const std::string& kernel, int n, const std::string& preset) {
   launch::Launch l = launch::load_launch(workload_launch(kernel));
   for (size_t i = 1; i < l.params.size(); ++i) l.params[i].integer = n;  // double_loop: both bounds
-  nlohmann::json t = run_timing_child(l, machine(preset + "-stack.yaml"));
-  EXPECT_FALSE(t.contains("error")) << kernel << " n=" << n << ": " << t["error"];
-  EXPECT_TRUE(t.value("failures", nlohmann::json::array()).empty()) << t["failures"];
-  return t["stats"];
+  const sim::ChildResult t = run_timing_child(l, machine(preset + "-stack.yaml"));
+  EXPECT_TRUE(t.ok()) << kernel << " n=" << n << ": " << t.error;
+  EXPECT_TRUE(t.failures.empty()) << failures_text(t);
+  return t.stats();
 }
 
 // Spills and fills go through the SM's socket: the L1 sees them besides the kernel's own accesses.
-void expect_spill_traffic(const nlohmann::json& s, int n) {
-  const nlohmann::json& st = s["stack"];
-  EXPECT_EQ(st["spill_requests"], st["spills"]) << n;
-  EXPECT_EQ(st["fill_requests"], st["fills"]) << n;
-  const nlohmann::json& m = s["memory"];
-  EXPECT_EQ(s["l1"]["writes"].get<uint64_t>() + s["l1"]["reads"].get<uint64_t>(),
-            m["global_requests"].get<uint64_t>() + st["spills"].get<uint64_t>() + st["fills"].get<uint64_t>())
+void expect_spill_traffic(const stats::Group& s, int n) {
+  const stats::Group& st = s.group("stack");
+  EXPECT_EQ(st.integer("spill_requests"), st.integer("spills")) << n;
+  EXPECT_EQ(st.integer("fill_requests"), st.integer("fills")) << n;
+  const stats::Group l1 = s.total("l1");
+  EXPECT_EQ(l1.integer("writes") + l1.integer("reads"),
+            s.group("memory").integer("global_requests") + st.integer("spills") + st.integer("fills"))
       << n;
 }
 
@@ -40,23 +40,24 @@ TEST(TimingStackPaper, SingleLoopCountsAndCycles) {
     const int64_t per_spill = preset == "kepler" ? 84 : 176;  // paper sec. IV: one spill and its fill
     int64_t previous = 0;
     for (int n = 0; n < 32; ++n) {
-      const nlohmann::json s = run_pattern("single_loop", n, preset);
+      const stats::Group s = run_pattern("single_loop", n, preset);
+      const stats::Group& st = s.group("stack");
+      const auto signed_stack = [&](const char* name) { return int64_t(st.integer(name)); };
       const uint64_t d = n + 1;
-      EXPECT_EQ(s["stack"]["pushes"], d) << preset << " n=" << n;
-      EXPECT_EQ(s["stack"]["max_depth"], d) << preset << " n=" << n;
-      EXPECT_EQ(s["stack"]["spills"], expected_chunks(d)) << preset << " n=" << n;
-      EXPECT_EQ(s["stack"]["fills"], expected_chunks(d)) << preset << " n=" << n;
+      EXPECT_EQ(st.integer("pushes"), d) << preset << " n=" << n;
+      EXPECT_EQ(st.integer("max_depth"), d) << preset << " n=" << n;
+      EXPECT_EQ(st.integer("spills"), expected_chunks(d)) << preset << " n=" << n;
+      EXPECT_EQ(st.integer("fills"), expected_chunks(d)) << preset << " n=" << n;
       expect_spill_traffic(s, n);
       // The stack's cycles by event: each pop costs the per-divergence figure, each spill and fill its share.
-      EXPECT_EQ(s["stack"]["cycles_pop"].get<int64_t>(), per_divergence * int64_t(d)) << preset << " n=" << n;
-      EXPECT_EQ(s["stack"]["cycles_spill"].get<int64_t>() + s["stack"]["cycles_fill"].get<int64_t>(),
+      EXPECT_EQ(signed_stack("cycles_pop"), per_divergence * int64_t(d)) << preset << " n=" << n;
+      EXPECT_EQ(signed_stack("cycles_spill") + signed_stack("cycles_fill"),
                 per_spill * int64_t(expected_chunks(d)))
           << preset << " n=" << n;
-      EXPECT_EQ(s["stack"]["cycles"].get<int64_t>(),
-                s["stack"]["cycles_pop"].get<int64_t>() + s["stack"]["cycles_spill"].get<int64_t>() +
-                    s["stack"]["cycles_fill"].get<int64_t>() +
-                    s["stack"]["cycles_divergent_branch"].get<int64_t>());
-      const auto cycles = s["cycles"].get<int64_t>();
+      EXPECT_EQ(signed_stack("cycles"), signed_stack("cycles_pop") + signed_stack("cycles_spill") +
+                                            signed_stack("cycles_fill") +
+                                            signed_stack("cycles_divergent_branch"));
+      const auto cycles = int64_t(s.integer("cycles"));
       if (n > 0) {
         const bool spill_step = expected_chunks(d) != expected_chunks(d - 1);
         // One more divergent step costs the per-divergence figure exactly; a step that spills adds the
@@ -76,12 +77,13 @@ TEST(TimingStackPaper, SingleLoopCountsAndCycles) {
 TEST(TimingStackPaper, DoubleLoopCounts) {
   for (const std::string preset : {"kepler", "maxwell"}) {
     for (int n = 0; n < 32; ++n) {
-      const nlohmann::json s = run_pattern("double_loop", n, preset);
-      EXPECT_EQ(s["stack"]["pushes"], uint64_t(n * (65 - n) / 2 + 33)) << preset << " n=" << n;
-      EXPECT_EQ(s["stack"]["max_depth"], uint64_t(n + 2)) << preset << " n=" << n;
-      EXPECT_EQ(s["stack"]["pops"], s["stack"]["pushes"]) << preset << " n=" << n;
+      const stats::Group s = run_pattern("double_loop", n, preset);
+      const stats::Group& st = s.group("stack");
+      EXPECT_EQ(st.integer("pushes"), uint64_t(n * (65 - n) / 2 + 33)) << preset << " n=" << n;
+      EXPECT_EQ(st.integer("max_depth"), uint64_t(n + 2)) << preset << " n=" << n;
+      EXPECT_EQ(st.integer("pops"), st.integer("pushes")) << preset << " n=" << n;
       const uint64_t k = expected_chunks(n + 2);
-      EXPECT_EQ(s["stack"]["spills"], k * (32 - n) + k * (2 * k + 1)) << preset << " n=" << n;
+      EXPECT_EQ(st.integer("spills"), k * (32 - n) + k * (2 * k + 1)) << preset << " n=" << n;
       expect_spill_traffic(s, n);
     }
   }
@@ -92,16 +94,16 @@ TEST(TimingStackPaper, DoubleLoopCounts) {
 TEST(TimingStackPaper, FillsWaitForMemoryWithoutAPreset) {
   launch::Launch l = launch::load_launch(workload_launch("single_loop"));
   l.params[1].integer = 31;
-  const nlohmann::json fast = run_timing_child(l, machine("kepler-stack.yaml", {{"stack.preset", "none"}}));
-  const nlohmann::json slow =
+  const sim::ChildResult fast = run_timing_child(l, machine("kepler-stack.yaml", {{"stack.preset", "none"}}));
+  const sim::ChildResult slow =
       run_timing_child(l, machine("kepler-stack.yaml", {{"stack.preset", "none"}, {"l2.latency", "1000"}}));
-  ASSERT_FALSE(fast.contains("error")) << fast["error"];
-  ASSERT_FALSE(slow.contains("error")) << slow["error"];
-  EXPECT_EQ(fast["stats"]["stack"]["fills"], 4u);
+  ASSERT_TRUE(fast.ok()) << fast.error;
+  ASSERT_TRUE(slow.ok()) << slow.error;
+  const stats::Group f = fast.stats(), s = slow.stats();
+  EXPECT_EQ(f.group("stack").integer("fills"), 4u);
   // Each of the four fills waits exactly the 900 cycles the slower L2 adds (default l2.latency is 100).
-  EXPECT_EQ(
-      slow["stats"]["stalls"]["stack"].get<uint64_t>() - fast["stats"]["stalls"]["stack"].get<uint64_t>(),
-      4u * (1000 - 100));
+  EXPECT_EQ(s.element("stalls", "stack").integer() - f.element("stalls", "stack").integer(),
+            4u * (1000 - 100));
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Task mode on configs/mv5-wpu.yaml (docs/robust-simd.md): every task runs exactly once under every
 // organization and policy, outputs equal the functional run's, the grid splits evenly over the WPUs, the
 // adaptation and subdivision statistics add up, and a kernel that needs its CTA is refused by name.
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,21 +25,20 @@ std::string ones_sha256() {
   return launch::sha256_hex(bytes);
 }
 
-nlohmann::json functional_sha256(const fs::path& file) {
+std::map<std::string, std::string> functional_sha256(const fs::path& file) {
   launch::Session session(launch::load_launch(file), session_options());
-  nlohmann::json sha;
-  for (const auto& [name, bytes] : session.run().buffers) sha[name] = launch::sha256_hex(bytes);
-  return sha;
+  return sha256_of(session.run().buffers);
 }
 
-nlohmann::json run_tasks(const Sets& sets) {
+// The run's result, or none (after a failed expectation) when it ended with an error.
+std::optional<sim::ChildResult> run_tasks(const Sets& sets) {
   const fs::path file = source_path("testbenches/timing/task_once.yaml");
-  const nlohmann::json r = run_timing_child(launch::load_launch(file), machine("mv5-wpu.yaml", sets));
-  EXPECT_FALSE(r.contains("error")) << r.value("error", "");
-  if (r.contains("error")) return {};
-  EXPECT_EQ(r["sha256"]["count"], ones_sha256()) << "a task ran twice or never";
-  EXPECT_EQ(r["sha256"], functional_sha256(file));
-  return r["stats"];
+  const sim::ChildResult r = run_timing_child(launch::load_launch(file), machine("mv5-wpu.yaml", sets));
+  EXPECT_TRUE(r.ok()) << r.error;
+  if (!r.ok()) return std::nullopt;
+  EXPECT_EQ(r.sha256.at("count"), ones_sha256()) << "a task ran twice or never";
+  EXPECT_EQ(r.sha256, functional_sha256(file));
+  return r;
 }
 
 struct Organization {
@@ -48,14 +49,15 @@ struct Organization {
 class TaskMode : public ::testing::TestWithParam<Organization> {};
 
 TEST_P(TaskMode, EveryTaskRunsOnceAndTheGridSplitsEvenly) {
-  const nlohmann::json s = run_tasks(GetParam().sets);
-  ASSERT_FALSE(s.is_null());
-  const nlohmann::json& wpu = s["wpu"];
-  EXPECT_EQ(wpu["tasks"], kTasks);
-  ASSERT_EQ(wpu["per_wpu"].size(), kWpus);
-  for (const nlohmann::json& w : wpu["per_wpu"]) EXPECT_EQ(w["tasks"], kTasks / kWpus);
+  const std::optional<sim::ChildResult> r = run_tasks(GetParam().sets);
+  ASSERT_TRUE(r.has_value());
+  const stats::Group s = r->stats();
+  const stats::Group& wpu = s.group("wpu");
+  EXPECT_EQ(wpu.integer("tasks"), kTasks);
+  ASSERT_EQ(wpu.list("per_wpu").size(), kWpus);
+  for (const stats::Group& w : wpu.list("per_wpu")) EXPECT_EQ(w.integer("tasks"), kTasks / kWpus);
   // Every DWS split joins its slice again before the slice takes new tasks.
-  EXPECT_EQ(wpu["joins"], wpu["memory_splits"].get<uint64_t>() + wpu["branch_splits"].get<uint64_t>());
+  EXPECT_EQ(wpu.integer("joins"), wpu.integer("memory_splits") + wpu.integer("branch_splits"));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -80,59 +82,62 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(TaskModeRobust, IntervalsStartAtTheHardwareOrganizationAndAddUp) {
-  const nlohmann::json s = run_tasks({{"wpu.policy", "robust"}, {"wpu.min_intervals", "2"}});
-  ASSERT_FALSE(s.is_null());
-  const nlohmann::json& wpu = s["wpu"];
-  EXPECT_EQ(wpu["policy"], "robust");
+  const std::optional<sim::ChildResult> r = run_tasks({{"wpu.policy", "robust"}, {"wpu.min_intervals", "2"}});
+  ASSERT_TRUE(r.has_value());
+  const stats::Group s = r->stats();
+  const stats::Group& wpu = s.group("wpu");
+  EXPECT_EQ(wpu.get("policy").text(), "robust");
   uint64_t intervals = 0, adaptation = 0;
-  for (const nlohmann::json& w : wpu["per_wpu"]) {
-    EXPECT_EQ(w["fallback"], 0u);
-    const nlohmann::json& list = w["intervals"];
+  for (const stats::Group& w : wpu.list("per_wpu")) {
+    EXPECT_EQ(w.integer("fallback"), 0u);
+    const std::vector<stats::Group>& list = w.list("intervals");
     ASSERT_FALSE(list.empty());
-    EXPECT_EQ(list[0]["width"], 32u);
-    EXPECT_EQ(list[0]["depth"], 1u);
-    EXPECT_EQ(list[0]["start_cycle"], 0u);
+    EXPECT_EQ(list[0].integer("width"), 32u);
+    EXPECT_EQ(list[0].integer("depth"), 1u);
+    EXPECT_EQ(list[0].integer("start_cycle"), 0u);
     uint64_t sum = 0;
     for (size_t i = 0; i < list.size(); ++i) {
-      const nlohmann::json& iv = list[i];
-      const uint64_t width = iv["width"], depth = iv["depth"];
+      const stats::Group& iv = list[i];
+      const uint64_t width = iv.integer("width"), depth = iv.integer("depth");
       EXPECT_GE(width, 1u);
       EXPECT_LE(width, 32u);
       EXPECT_LE(depth, (32 + width - 1) / width);
-      if (iv["phase"] == "adapt") {
-        sum += iv["cycles"].get<uint64_t>();
+      if (iv.get("phase").text() == "adapt") {
+        sum += iv.integer("cycles");
         // An interval ends once 2 tasks per thread context (32) completed and its slices finished theirs.
-        EXPECT_GE(iv["tasks"].get<uint64_t>(), 2u * 32u);
+        EXPECT_GE(iv.integer("tasks"), 2u * 32u);
       }
       if (i > 0) {
-        EXPECT_EQ(iv["start_cycle"],
-                  list[i - 1]["start_cycle"].get<uint64_t>() + list[i - 1]["cycles"].get<uint64_t>());
+        EXPECT_EQ(iv.integer("start_cycle"),
+                  list[i - 1].integer("start_cycle") + list[i - 1].integer("cycles"));
       }
     }
-    EXPECT_EQ(w["adaptation_cycles"], sum);
+    EXPECT_EQ(w.integer("adaptation_cycles"), sum);
     intervals += list.size();
     adaptation += sum;
   }
-  EXPECT_EQ(wpu["adaptation_cycles"], adaptation);
-  EXPECT_GE(wpu["intervals"].get<uint64_t>(), intervals - kWpus);  // the tail intervals are not counted
+  EXPECT_EQ(wpu.integer("adaptation_cycles"), adaptation);
+  EXPECT_GE(wpu.integer("intervals"), intervals - kWpus);  // the tail intervals are not counted
 }
 
 TEST(TaskModeRobust, EveryReconfigurationStallsForItsCycles) {
   for (const char* cycles : {"10", "500"}) {
-    const nlohmann::json s =
+    const std::optional<sim::ChildResult> r =
         run_tasks({{"wpu.policy", "robust"}, {"wpu.min_intervals", "2"}, {"wpu.reconfigure_cycles", cycles}});
-    ASSERT_FALSE(s.is_null());
-    const uint64_t n = s["wpu"]["reconfigurations"];
+    ASSERT_TRUE(r.has_value());
+    const stats::Group s = r->stats();
+    const uint64_t n = s.group("wpu").integer("reconfigurations");
     EXPECT_GT(n, 0u);
-    EXPECT_EQ(s["wpu"]["reconfiguration_stall_cycles"], n * std::stoull(cycles));
+    EXPECT_EQ(s.group("wpu").integer("reconfiguration_stall_cycles"), n * std::stoull(cycles));
   }
 }
 
 TEST(TaskModeDws, ScatteredReadsAndDataBranchesSplitSlices) {
-  const nlohmann::json s = run_tasks({{"wpu.policy", "dws"}});
-  ASSERT_FALSE(s.is_null());
-  EXPECT_GT(s["wpu"]["memory_splits"].get<uint64_t>(), 0u);
-  EXPECT_GT(s["wpu"]["branch_splits"].get<uint64_t>(), 0u);
+  const std::optional<sim::ChildResult> r = run_tasks({{"wpu.policy", "dws"}});
+  ASSERT_TRUE(r.has_value());
+  const stats::Group s = r->stats();
+  EXPECT_GT(s.group("wpu").integer("memory_splits"), 0u);
+  EXPECT_GT(s.group("wpu").integer("branch_splits"), 0u);
 }
 
 TEST(TaskModeDws, ASplitJoinsOnlyAfterItsOwnLoadIsAnswered) {
@@ -140,39 +145,43 @@ TEST(TaskModeDws, ASplitJoinsOnlyAfterItsOwnLoadIsAnswered) {
   for (const char* organization : {"4", "32"}) {
     SCOPED_TRACE(organization);
     const std::string depth = std::to_string(64 / std::stoul(organization));
-    const nlohmann::json r = run_timing_child(
+    const sim::ChildResult r = run_timing_child(
         launch::load_launch(file),
         machine("mv5-wpu.yaml", {{"wpu.policy", "dws"}, {"wpu.width", organization}, {"wpu.depth", depth}}));
-    ASSERT_FALSE(r.contains("error")) << r.value("error", "");
-    EXPECT_EQ(r["sha256"], functional_sha256(file));
-    const nlohmann::json& wpu = r["stats"]["wpu"];
-    EXPECT_GT(wpu["branch_splits"].get<uint64_t>(), 0u);
-    EXPECT_EQ(wpu["joins"], wpu["memory_splits"].get<uint64_t>() + wpu["branch_splits"].get<uint64_t>());
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_EQ(r.sha256, functional_sha256(file));
+    const stats::Group s = r.stats();
+    const stats::Group& wpu = s.group("wpu");
+    EXPECT_GT(wpu.integer("branch_splits"), 0u);
+    EXPECT_EQ(wpu.integer("joins"), wpu.integer("memory_splits") + wpu.integer("branch_splits"));
   }
 }
 
 TEST(TaskModeDws, RunsAreReproducible) {
   const Sets sets = {{"wpu.policy", "robust_dws"}, {"wpu.min_intervals", "2"}, {"l1.pollution", "0.25"}};
-  nlohmann::json first = run_tasks(sets), second = run_tasks(sets);
-  ASSERT_FALSE(first.is_null());
+  const std::optional<sim::ChildResult> a = run_tasks(sets), b = run_tasks(sets);
+  ASSERT_TRUE(a.has_value() && b.has_value());
+  // The whole document as written, but for the host's facts.
+  nlohmann::json first = a->stats_json, second = b->stats_json;
   first.erase("host");
   second.erase("host");
   EXPECT_EQ(first, second);
 }
 
 TEST(TaskModePipeline, OneBankSerializesEveryFurtherRequestOfAnInstruction) {
-  const nlohmann::json s = run_tasks({{"core.dcache_banks", "1"}});
-  ASSERT_FALSE(s.is_null());
-  const nlohmann::json& m = s["memory"];
-  EXPECT_EQ(m["dcache_bank_conflict_cycles"],
-            m["global_requests"].get<uint64_t>() - m["global_instructions"].get<uint64_t>());
+  const std::optional<sim::ChildResult> r = run_tasks({{"core.dcache_banks", "1"}});
+  ASSERT_TRUE(r.has_value());
+  const stats::Group s = r->stats();
+  const stats::Group& m = s.group("memory");
+  EXPECT_EQ(m.integer("dcache_bank_conflict_cycles"),
+            m.integer("global_requests") - m.integer("global_instructions"));
 }
 
 TEST(TaskModeErrors, AKernelWithABarrierIsRefusedByName) {
-  const nlohmann::json r =
+  const sim::ChildResult r =
       run_timing_child(launch::load_launch(workload_launch("reduction")), machine("mv5-wpu.yaml"));
-  ASSERT_TRUE(r.contains("error"));
-  const std::string e = r["error"];
+  ASSERT_FALSE(r.ok());
+  const std::string e = r.error;
   EXPECT_NE(e.find("cannot run in task mode"), std::string::npos) << e;
   EXPECT_NE(e.find("PTX line"), std::string::npos) << e;
 }

@@ -15,50 +15,49 @@ class TimingWorkload : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(TimingWorkload, OutputsAndCountsEqualFunctional) {
   const launch::Launch l = launch::load_launch(workload_launch(GetParam()));
-  const nlohmann::json t = run_timing_child(l, machine("default.yaml"));
-  ASSERT_FALSE(t.contains("error")) << t["error"];
-  EXPECT_TRUE(t["failures"].empty()) << t["failures"];
-  EXPECT_TRUE(t["reference_checked"].get<bool>());
+  const sim::ChildResult t = run_timing_child(l, machine("default.yaml"));
+  ASSERT_TRUE(t.ok()) << t.error;
+  EXPECT_TRUE(t.failures.empty()) << failures_text(t);
+  EXPECT_TRUE(t.reference_checked);
 
   launch::Session session(l, session_options());
   const launch::SessionResult f = session.run();
-  for (const auto& [name, bytes] : f.buffers) EXPECT_EQ(t["sha256"][name], launch::sha256_hex(bytes)) << name;
+  for (const auto& [name, bytes] : f.buffers) EXPECT_EQ(t.sha256.at(name), launch::sha256_hex(bytes)) << name;
 
-  const nlohmann::json& s = t["stats"];
+  const stats::Group s = t.stats();
   // Both models run each warp on a post-dominator stack, so each warp issues the same instructions.
-  EXPECT_EQ(s["warp_instructions"], f.stats.warp_instructions);
-  EXPECT_EQ(s["thread_instructions"], f.stats.thread_instructions);
-  EXPECT_EQ(s["branches"], f.stats.branches);
-  EXPECT_EQ(s["divergent_branches"], f.stats.divergent_branches);
-  EXPECT_EQ(s["ctas"], f.stats.ctas);
-  EXPECT_EQ(s["barriers"], f.stats.barriers);
+  EXPECT_EQ(s.integer("warp_instructions"), f.stats.warp_instructions);
+  EXPECT_EQ(s.integer("thread_instructions"), f.stats.thread_instructions);
+  EXPECT_EQ(s.integer("branches"), f.stats.branches);
+  EXPECT_EQ(s.integer("divergent_branches"), f.stats.divergent_branches);
+  EXPECT_EQ(s.integer("ctas"), f.stats.ctas);
+  EXPECT_EQ(s.integer("barriers"), f.stats.barriers);
   for (const auto& [pc, b] : f.stats.per_branch) {
-    EXPECT_EQ(s["per_branch"][std::to_string(pc)]["divergent"], b.divergent) << "branch at PC " << pc;
+    EXPECT_EQ(s.table("per_branch").at(std::to_string(pc)).integer("divergent"), b.divergent)
+        << "branch at PC " << pc;
   }
   // Every cycle of an SM with resident warps either issued or stalled for one reason.
-  for (const nlohmann::json& sm : s["sms"]) {
-    uint64_t stalled = 0;
-    for (const auto& [why, n] : sm["stalls"].items()) stalled += n.get<uint64_t>();
-    EXPECT_EQ(sm["issue_cycles"].get<uint64_t>() + stalled, sm["active_cycles"].get<uint64_t>());
+  for (const stats::Group& sm : s.list("sms")) {
+    EXPECT_EQ(sm.integer("issue_cycles") + sum(sm.vector("stalls")), sm.integer("active_cycles"));
   }
   // Every request the load/store units formed reached an L1 exactly once.
-  const nlohmann::json& m = s["memory"];
-  const uint64_t formed = m["global_requests"].get<uint64_t>() + m["local_requests"].get<uint64_t>() +
-                          s["stack"]["spill_requests"].get<uint64_t>() +
-                          s["stack"]["fill_requests"].get<uint64_t>();
-  EXPECT_EQ(s["l1"]["reads"].get<uint64_t>() + s["l1"]["writes"].get<uint64_t>() +
-                s["l1"]["atomics"].get<uint64_t>(),
-            formed);
-  EXPECT_EQ(s["l1"]["hits"].get<uint64_t>() + s["l1"]["misses"].get<uint64_t>() +
-                s["l1"]["bypasses"].get<uint64_t>(),
-            s["l1"]["reads"].get<uint64_t>() + s["l1"]["writes"].get<uint64_t>());
-  EXPECT_GT(s["cycles"].get<uint64_t>(), 0u);
-  EXPECT_LE(s["ipc"].get<double>(), 2.0);  // two SMs, one issue each per cycle
+  const stats::Group& m = s.group("memory");
+  const stats::Group& stack = s.group("stack");
+  const uint64_t formed = m.integer("global_requests") + m.integer("local_requests") +
+                          stack.integer("spill_requests") + stack.integer("fill_requests");
+  const stats::Group l1 = s.total("l1");
+  EXPECT_EQ(l1.integer("reads") + l1.integer("writes") + l1.integer("atomics"), formed);
+  EXPECT_EQ(l1.integer("hits") + l1.integer("misses") + l1.integer("bypasses"),
+            l1.integer("reads") + l1.integer("writes"));
+  EXPECT_GT(s.integer("cycles"), 0u);
+  EXPECT_LE(s.real("ipc"), 2.0);  // two SMs, one issue each per cycle
 }
 
 INSTANTIATE_TEST_SUITE_P(Suite, TimingWorkload, ::testing::ValuesIn(workloads::reference_names()),
                          [](const auto& info) { return info.param; });
 
+// Whole statistics documents are compared as written (every key, parts and rows included), but for the
+// host's facts.
 nlohmann::json without_host(nlohmann::json doc) {
   doc.erase("host");
   return doc;
@@ -67,27 +66,28 @@ nlohmann::json without_host(nlohmann::json doc) {
 TEST(TimingDeterminism, IdenticalRunsGiveIdenticalStatistics) {
   const launch::Launch l = launch::load_launch(workload_launch("bfs"));
   const auto m = machine("fermi-slp.yaml", {{"gpu.sms", "4"}});
-  const nlohmann::json a = run_timing_child(l, m), b = run_timing_child(l, m);
-  ASSERT_FALSE(a.contains("error")) << a["error"];
-  EXPECT_EQ(without_host(a["stats"]).dump(), without_host(b["stats"]).dump());
-  EXPECT_EQ(a["sha256"], b["sha256"]);
+  const sim::ChildResult a = run_timing_child(l, m), b = run_timing_child(l, m);
+  ASSERT_TRUE(a.ok()) << a.error;
+  EXPECT_EQ(without_host(a.stats_json).dump(), without_host(b.stats_json).dump());
+  EXPECT_EQ(a.sha256, b.sha256);
 }
 
 TEST(TimingDispatcher, CtasSpreadOverSmsWithinTheirLimits) {
   const launch::Launch l = launch::load_launch(workload_launch("reduction"));
-  const nlohmann::json one = run_timing_child(l, machine("default.yaml", {{"gpu.sms", "1"}}));
-  const nlohmann::json four =
+  const sim::ChildResult one = run_timing_child(l, machine("default.yaml", {{"gpu.sms", "1"}}));
+  const sim::ChildResult four =
       run_timing_child(l, machine("default.yaml", {{"gpu.sms", "4"}, {"gpu.max_ctas_per_sm", "1"}}));
-  ASSERT_FALSE(one.contains("error")) << one["error"];
-  ASSERT_FALSE(four.contains("error")) << four["error"];
+  ASSERT_TRUE(one.ok()) << one.error;
+  ASSERT_TRUE(four.ok()) << four.error;
+  const stats::Group four_stats = four.stats();
   uint64_t ctas = 0;
-  for (const nlohmann::json& sm : four["stats"]["sms"]) {
-    EXPECT_GT(sm["ctas"].get<uint64_t>(), 0u);
-    ctas += sm["ctas"].get<uint64_t>();
+  for (const stats::Group& sm : four_stats.list("sms")) {
+    EXPECT_GT(sm.integer("ctas"), 0u);
+    ctas += sm.integer("ctas");
   }
   EXPECT_EQ(ctas, l.grid.count());
-  EXPECT_EQ(four["sha256"], one["sha256"]);
-  EXPECT_LT(four["stats"]["cycles"].get<uint64_t>(), one["stats"]["cycles"].get<uint64_t>());
+  EXPECT_EQ(four.sha256, one.sha256);
+  EXPECT_LT(four_stats.integer("cycles"), one.stats().integer("cycles"));
 }
 
 TEST(TimingTraces, WarpTraceHasOneLinePerIssueAndVcdIsWritten) {
@@ -98,15 +98,15 @@ TEST(TimingTraces, WarpTraceHasOneLinePerIssueAndVcdIsWritten) {
   options.vcd = dir / "wave.vcd";
   std::ofstream trace(dir / "warps.txt");
   options.warp_trace = &trace;
-  const nlohmann::json t = run_timing_child(l, machine("kepler-stack.yaml"), options);
-  ASSERT_FALSE(t.contains("error")) << t["error"];
+  const sim::ChildResult t = run_timing_child(l, machine("kepler-stack.yaml"), options);
+  ASSERT_TRUE(t.ok()) << t.error;
   std::ifstream lines(dir / "warps.txt");
   std::string line, first;
   uint64_t count = 0;
   while (std::getline(lines, line)) {
     if (count++ == 0) first = line;
   }
-  EXPECT_EQ(count, t["stats"]["warp_instructions"].get<uint64_t>());
+  EXPECT_EQ(count, t.stats().integer("warp_instructions"));
   EXPECT_EQ(first.rfind("0 sm 0 cta 0 warp 0 pc 0 mask 0xffffffff ", 0), 0u) << first;
   std::ifstream vcd(dir / "wave.vcd");
   const std::string text((std::istreambuf_iterator<char>(vcd)), std::istreambuf_iterator<char>());
@@ -128,10 +128,10 @@ TEST(TimingRtl, RtlCheckAgreesAndChangesNothing) {
     const launch::Launch l = launch::load_launch(workload_launch(name));
     sim::TimingOptions rtl;
     rtl.units = hw::parse_rtl_units("all", true);
-    const nlohmann::json a = run_timing_child(l, machine("default.yaml")),
-                         b = run_timing_child(l, machine("default.yaml"), rtl);
-    ASSERT_FALSE(b.contains("error")) << name << ": " << b["error"];
-    EXPECT_EQ(without_host(a["stats"]).dump(), without_host(b["stats"]).dump()) << name;
+    const sim::ChildResult a = run_timing_child(l, machine("default.yaml")),
+                           b = run_timing_child(l, machine("default.yaml"), rtl);
+    ASSERT_TRUE(b.ok()) << name << ": " << b.error;
+    EXPECT_EQ(without_host(a.stats_json).dump(), without_host(b.stats_json).dump()) << name;
   }
 }
 
