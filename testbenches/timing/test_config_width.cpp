@@ -168,6 +168,9 @@ const std::map<std::string, std::function<int(const GpuParams&)>>& selectors() {
        }},
       {"compaction.mechanism", [](const GpuParams& g) { return int(g.sm.divergence.mechanism()); }},
       {"compaction.permutation", [](const GpuParams& g) { return int(g.sm.divergence.permutation); }},
+      {"compaction.capri_miss", [](const GpuParams& g) { return int(g.sm.divergence.capri_miss_adequate); }},
+      {"compaction.capri_clear",
+       [](const GpuParams& g) { return int(g.sm.divergence.capri_clear_per_kernel); }},
       {"compaction.slp_disable", [](const GpuParams&) { return 0; }},  // checked in test_timing_compaction
       {"core.switch_on_memory", [](const GpuParams& g) { return int(g.sm.switch_on_memory); }},
       {"wpu.task_mode", [](const GpuParams& g) { return int(g.sm.divergence.unit); }},
