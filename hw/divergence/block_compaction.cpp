@@ -66,23 +66,19 @@ std::string BlockCompaction::refusal() const {
 
 // ---- the slots' view ------------------------------------------------------------------------------------
 
-ptx::LaneMask BlockCompaction::issue_lanes(uint32_t slot) const {
-  return packed_lanes(slots_[slot].parts);
+SlotView BlockCompaction::view(uint32_t slot) const {
+  return {packed_lanes(slots_[slot].parts), static_cast<uint32_t>(ctas_[slots_[slot].cta].stack.size())};
 }
 
 ptx::LaneMask BlockCompaction::taken_lanes(uint32_t slot, const PartMasks& taken) const {
   const std::vector<Part>& parts = slots_[slot].parts;
   ptx::LaneMask packed = 0;
-  for (size_t i = 0, k = 0; i < parts.size(); ++i) {  // in the order of issue_lanes
+  for (size_t i = 0, k = 0; i < parts.size(); ++i) {  // in the order of view().lanes
     for (ptx::LaneMask m = parts[i].mask; m; m &= m - 1, ++k) {
       if (taken[i] >> std::countr_zero(m) & 1) packed |= ptx::LaneMask{1} << k;
     }
   }
   return packed;
-}
-
-uint32_t BlockCompaction::depth(uint32_t slot) const {
-  return static_cast<uint32_t>(ctas_[slots_[slot].cta].stack.size());
 }
 
 std::vector<std::pair<uint32_t, uint64_t>> BlockCompaction::live_slots(const Cta& cta,

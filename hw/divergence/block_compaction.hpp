@@ -24,9 +24,8 @@ class BlockCompaction : public DivergenceUnit {
   void launch_cta(uint32_t cta, uint64_t linear_id, const std::vector<uint32_t>& contexts,
                   const std::vector<ptx::LaneMask>& valid, uint64_t now) override;
   // Threads of several CTA warps, packed in CTA-warp order.
-  ptx::LaneMask issue_lanes(uint32_t slot) const override;
+  SlotView view(uint32_t slot) const override;
   ptx::LaneMask taken_lanes(uint32_t slot, const PartMasks& taken) const override;
-  uint32_t depth(uint32_t slot) const override;
   void branch(uint32_t slot, uint32_t pc, const PartMasks& taken, uint64_t now) override;
   void exit(uint32_t slot, uint32_t pc, const PartMasks& exited, uint64_t now) override;
   void executed(uint32_t, uint32_t, ptx::LaneMask, uint64_t) override {}

@@ -46,6 +46,13 @@ inline ptx::LaneMask packed_lanes(const std::vector<Part>& parts) {
   for (const Part& p : parts) n += static_cast<uint32_t>(std::popcount(p.mask));
   return n >= 32 ? ~ptx::LaneMask{0} : (ptx::LaneMask{1} << n) - 1;
 }
+// What the branch unit, the trace and the waveform see of a slot: its lanes as issued, and the entries of the
+// stack it runs on.
+struct SlotView {
+  ptx::LaneMask lanes = 0;
+  uint32_t depth = 0;
+};
+
 // One mask per part of a slot (a slot has at most 32 threads, so at most 32 parts).
 using PartMasks = std::array<ptx::LaneMask, ptx::kWarpSize>;
 
@@ -134,12 +141,10 @@ class DivergenceUnit {
                           const std::vector<ptx::LaneMask>& valid, uint64_t now) = 0;
   // Before the slot's instruction at pc executes (the token discipline's SSY points).
   virtual void before_issue(uint32_t /*slot*/, uint32_t /*pc*/, uint64_t /*now*/) {}
-  // The lanes of the slot as the branch unit, the trace and the waveform see them, and the taken ones of a
-  // branch in those positions.
-  virtual ptx::LaneMask issue_lanes(uint32_t slot) const = 0;
+  // The slot as the branch unit, the trace and the waveform see it, and the taken lanes of a branch in the
+  // positions of its view's lanes.
+  virtual SlotView view(uint32_t slot) const = 0;
   virtual ptx::LaneMask taken_lanes(uint32_t slot, const PartMasks& taken) const = 0;
-  // Entries of the stack the slot runs on (the waveform).
-  virtual uint32_t depth(uint32_t slot) const = 0;
 
   // Outcomes of an issue of the instruction at pc. A branch and an exit end the SM's handling of the issue;
   // any other instruction is `executed` before the SM handles it (memory, barrier) and `completed` after.

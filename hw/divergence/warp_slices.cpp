@@ -38,8 +38,8 @@ void WarpSlices::next_kernel() {
   wpu_.policy = std::string(kWpuPolicyNames[static_cast<size_t>(p_.wpu.policy)]);
 }
 
-uint32_t WarpSlices::depth(uint32_t slot) const {
-  return slot < capacity() ? wst_.entry(slot).tos : 1;
+SlotView WarpSlices::view(uint32_t slot) const {
+  return {slots_[slot].parts[0].mask, slot < capacity() ? wst_.entry(slot).tos : 1u};
 }
 
 // ---- the parallel-for ----------------------------------------------------------------------------------

@@ -34,9 +34,8 @@ class WarpSlices final : public DivergenceUnit {
   bool slots_share_contexts() const override { return p_.wpu.subdivides(); }
   void launch_cta(uint32_t cta, uint64_t linear_id, const std::vector<uint32_t>& contexts,
                   const std::vector<ptx::LaneMask>& valid, uint64_t now) override;
-  ptx::LaneMask issue_lanes(uint32_t slot) const override { return slots_[slot].parts[0].mask; }
+  SlotView view(uint32_t slot) const override;
   ptx::LaneMask taken_lanes(uint32_t, const PartMasks& taken) const override { return taken[0]; }
-  uint32_t depth(uint32_t slot) const override;
   void branch(uint32_t slot, uint32_t pc, const PartMasks& taken, uint64_t now) override;
   void exit(uint32_t slot, uint32_t pc, const PartMasks& exited, uint64_t now) override;
   void executed(uint32_t slot, uint32_t pc, ptx::LaneMask call_lanes, uint64_t now) override;

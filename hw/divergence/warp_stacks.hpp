@@ -18,9 +18,10 @@ class WarpStacks : public DivergenceUnit {
                   const std::vector<ptx::LaneMask>& valid, uint64_t now) override;
   void before_issue(uint32_t slot, uint32_t pc, uint64_t now) override;
   // A slot holds one CTA warp, its lanes in place.
-  ptx::LaneMask issue_lanes(uint32_t slot) const override { return slots_[slot].parts[0].mask; }
+  SlotView view(uint32_t slot) const override {
+    return {slots_[slot].parts[0].mask, static_cast<uint32_t>(stacks_[slot]->depth())};
+  }
   ptx::LaneMask taken_lanes(uint32_t, const PartMasks& taken) const override { return taken[0]; }
-  uint32_t depth(uint32_t slot) const override { return static_cast<uint32_t>(stacks_[slot]->depth()); }
   void branch(uint32_t slot, uint32_t pc, const PartMasks& taken, uint64_t now) override;
   void exit(uint32_t slot, uint32_t pc, const PartMasks& exited, uint64_t now) override;
   void executed(uint32_t slot, uint32_t pc, ptx::LaneMask call_lanes, uint64_t now) override;

@@ -396,8 +396,9 @@ void Sm::cycle() {
 void Sm::refresh_wave() {
   for (uint32_t s = 0; s < wave.mask.size(); ++s) {
     const bool live = slot(s).live;
-    wave.mask[s] = live ? unit_->issue_lanes(s) : 0;
-    wave.depth[s] = live ? unit_->depth(s) : 0;
+    const SlotView view = live ? unit_->view(s) : SlotView{};
+    wave.mask[s] = view.lanes;
+    wave.depth[s] = view.depth;
   }
 }
 
@@ -462,7 +463,7 @@ void Sm::issue(uint32_t s, uint64_t now) {
   unit_->before_issue(s, pc, now);
   Issued issued;
   if (!execute_parts(w, pc, now, issued)) return;
-  const ptx::LaneMask mask = unit_->issue_lanes(s);
+  const ptx::LaneMask mask = unit_->view(s).lanes;
   const auto lanes = static_cast<uint32_t>(std::popcount(mask));
   ++stats_.warp_instructions;
   stats_.thread_instructions += lanes;

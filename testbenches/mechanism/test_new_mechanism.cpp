@@ -34,8 +34,10 @@ class LaneShuffle final : public WarpStacks {
     if (shift(slot) != 0) ++rotated_;
     WarpStacks::before_issue(slot, pc, now);
   }
-  ptx::LaneMask issue_lanes(uint32_t slot) const override {
-    return std::rotl(WarpStacks::issue_lanes(slot), static_cast<int>(shift(slot)));
+  SlotView view(uint32_t slot) const override {
+    SlotView v = WarpStacks::view(slot);
+    v.lanes = std::rotl(v.lanes, static_cast<int>(shift(slot)));
+    return v;
   }
   ptx::LaneMask taken_lanes(uint32_t slot, const PartMasks& taken) const override {
     return std::rotl(WarpStacks::taken_lanes(slot, taken), static_cast<int>(shift(slot)));

@@ -79,7 +79,7 @@ TEST(CapriUnit, AWarpThatSplitsAtABranchPredictedNotToPayRunsTheRegionOnItsOwnSt
   EXPECT_FALSE(unit->slots()[0].waits);
   EXPECT_EQ(c.capri_skipped, 1u);
   EXPECT_EQ(c.capri_free_regions, 1u);
-  EXPECT_EQ(unit->depth(0), 1u);  // the CTA's stack did not move
+  EXPECT_EQ(unit->view(0).depth, 1u);  // the CTA's stack did not move
   const uint32_t first_pc = unit->slots()[0].pc;
   const std::string first = parts_of(unit->slots()[0]);
   ASSERT_TRUE((first_pc == 5 && first == "0:0000ffff") || (first_pc == 3 && first == "0:ffff0000"))

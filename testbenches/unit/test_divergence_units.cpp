@@ -35,16 +35,16 @@ TEST(WarpStacksUnit, IfElseRunsTheTakenPathFirstThenReconvergesAndExits) {
   EXPECT_EQ(s.pc, 2u);
   unit->branch(2, 2, per_part({0x0000ffffu}), 12);
   EXPECT_EQ(s.pc, 5u);  // the taken path first
-  EXPECT_EQ(unit->issue_lanes(2), 0x0000ffffu);
-  EXPECT_EQ(unit->depth(2), 3u);  // waiting at the join, the fall-through path, the running taken path
+  EXPECT_EQ(unit->view(2).lanes, 0x0000ffffu);
+  EXPECT_EQ(unit->view(2).depth, 3u);  // waiting at the join, the fall-through path, the running taken path
   unit->executed(2, 5, 0, 13);
   EXPECT_EQ(s.pc, 3u);  // the taken path reached the join: the fall-through path runs
-  EXPECT_EQ(unit->issue_lanes(2), 0xffff0000u);
+  EXPECT_EQ(unit->view(2).lanes, 0xffff0000u);
   unit->executed(2, 3, 0, 14);
   unit->branch(2, 4, per_part({0xffff0000u}), 15);  // bra.uni: every lane takes it
   EXPECT_EQ(s.pc, 6u);
-  EXPECT_EQ(unit->issue_lanes(2), 0xffffffffu);
-  EXPECT_EQ(unit->depth(2), 1u);
+  EXPECT_EQ(unit->view(2).lanes, 0xffffffffu);
+  EXPECT_EQ(unit->view(2).depth, 1u);
   host.events.clear();
   unit->exit(2, 6, per_part({0xffffffffu}), 16);
   EXPECT_FALSE(s.live);
@@ -73,7 +73,7 @@ TEST(WarpStacksUnit, SpillsBeyondTheOnChipEntriesAndWaitsForItsFillsUnlessAPrese
     unit->executed(0, 3, 0, 3);
     unit->branch(0, 4, per_part({0xffff0000u}), 4);  // at the join the spilled waiting entry comes back
     EXPECT_EQ(host.events, (std::vector<std::string>{measured ? "fill 0 pc 4 8B" : "fill 0 pc 4 8B wait"}));
-    EXPECT_EQ(unit->issue_lanes(0), 0xffffffffu);
+    EXPECT_EQ(unit->view(0).lanes, 0xffffffffu);
   }
 }
 
@@ -100,10 +100,10 @@ TEST(BlockCompactionUnit, TwoHalfWarpsOfEachPathMergeIntoOneWarpAfterTheCtaWaits
   const IssueSlot& s = unit->slots()[0];
   EXPECT_EQ(s.pc, 5u);
   EXPECT_EQ(parts_of(s), "0:0000ffff 1:ffff0000");
-  EXPECT_EQ(unit->issue_lanes(0), 0xffffffffu);
+  EXPECT_EQ(unit->view(0).lanes, 0xffffffffu);
   EXPECT_EQ(unit->taken_lanes(0, per_part({0x0000000fu, 0x00010000u})), 0x0001000fu);
   EXPECT_FALSE(unit->slots()[1].live);
-  EXPECT_EQ(unit->depth(0), 3u);
+  EXPECT_EQ(unit->view(0).depth, 3u);
   const CompactionStats& c = unit->stats().compaction;
   EXPECT_EQ(c.cta_branches, 1u);
   EXPECT_EQ(c.divergent, 1u);
