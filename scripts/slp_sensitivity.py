@@ -11,8 +11,8 @@ CAPRI, BALANCED = "capri+identity", "capri+balanced"
 VARIANTS = [("shared-4", "shared memory 4 cycles (base 20)"), ("shared-40", "shared memory 40 cycles"),
             ("alu-2", "integer and f32 pipelines 2 cycles (base 4)"), ("alu-8", "integer and f32 pipelines 8 cycles"),
             ("l1-4", "L1 hit 4 cycles (base 20)"), ("l1-40", "L1 hit 40 cycles"),
-            ("dram-x2", "DRAM timings x2 in core cycles (dram.clock_ratio 0.5)"),
-            ("dram-x0.5", "DRAM timings x0.5 (dram.clock_ratio 2)")]
+            ("dram-x2", "DRAM timings x2 in core cycles (clock ratio 0.66, base GDDR5's 1.32)"),
+            ("dram-x0.5", "DRAM timings x0.5 (clock ratio 2.64)")]
 
 
 def by_config(jobs):

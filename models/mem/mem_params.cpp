@@ -1,6 +1,9 @@
 #include "models/mem/mem_params.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
 
 #include "models/mem/cache_schema.hpp"
 #include "models/mem/memory_schema.hpp"
@@ -56,11 +59,30 @@ CrossbarParams crossbar_params(const config::ConfigSection& interconnect, uint32
   return p;
 }
 
+namespace {
+
+double schema_default(const std::string& path) {
+  for (const config::ParamSpec& spec : config::schema()) {
+    if (spec.path == path) return std::stod(spec.fallback);
+  }
+  throw std::logic_error("no schema row " + path);
+}
+
+}  // namespace
+
 DramParams dram_channel_params(const config::ConfigSection& dram, uint32_t l2_banks,
                                uint32_t interleave_bytes, const sc_core::sc_time& clock) {
   DramParams p;
   if (dram.str("preset") == "gddr5") {
     p = DramParams::gddr5();
+    // The preset fixes the timings: one set to anything but its schema default would be ignored unsaid.
+    for (const char* key :
+         {"tCL", "tRCD", "tRP", "tRAS", "tCCD", "burst_length", "bus_width_bytes", "clock_ratio"}) {
+      dram.require(dram.real(key) == schema_default(dram.path(key)),
+                   dram.path(key) +
+                       " has no effect under dram.preset: gddr5, which fixes the DRAM timings; set "
+                       "dram.preset: none to give them yourself");
+    }
   } else {
     p.tCL = dram.u32("tCL");
     p.tRCD = dram.u32("tRCD");

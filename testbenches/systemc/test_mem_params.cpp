@@ -125,5 +125,24 @@ TEST(MemParams, EachReaderChecksItsComponent) {
       "L1 fill would span two L2 lines");
 }
 
+// Under the GDDR5 preset a timing the user sets would be ignored: refused instead, naming the key (issue 28's
+// sensitivity sweep set dram.clock_ratio under it and measured nothing).
+TEST(MemParams, AGddr5PresetRefusesTheTimingsItFixes) {
+  MachineConfig ratio;
+  ratio.set("dram.clock_ratio", "2", "--set");
+  EXPECT_EQ(
+      config_error_of([&] { memory_params(ratio, 1, kClock); }),
+      "defaults with --set dram.clock_ratio=2: dram.clock_ratio has no effect under dram.preset: gddr5, "
+      "which fixes the DRAM timings; set dram.preset: none to give them yourself");
+  MachineConfig cas;
+  cas.set("dram.tCL", "20", "--set");
+  EXPECT_NE(config_error_of([&] { memory_params(cas, 1, kClock); }).find("dram.tCL has no effect"),
+            std::string::npos);
+  MachineConfig own;
+  own.set("dram.preset", "none", "--set");
+  own.set("dram.clock_ratio", "2", "--set");
+  EXPECT_EQ(memory_params(own, 1, kClock).dram.clock_ratio, 2.0);
+}
+
 }  // namespace
 }  // namespace simtlm::mem
