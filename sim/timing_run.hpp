@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "hw/sc/gpu_stats.hpp"
-#include "sim/stats_doc.hpp"
 #include "hw/units/select/unit_set.hpp"
 #include "models/config/machine_config.hpp"
 #include "models/launch/session.hpp"
+#include "sim/stats_doc.hpp"
 
 namespace simtlm::sim {
 
