@@ -191,6 +191,8 @@ stats::Group Herding::statistics() const {
     latency.set("selector_rounds", selector_rounds_);
   }
   const uint64_t block = spec_.block_bytes;
+  BranchSiteCounts branch_total;
+  LoadSiteCounts load_total;
   for (const auto& k : kernels_) {
     stats::Group& kernel = doc.row("kernels", k->name);
     for (uint32_t pc = 0; pc < k->branch.size(); ++pc) {
@@ -201,6 +203,10 @@ stats::Group Herding::statistics() const {
       row.set("site", k->site[pc]);
       row.set("herd", bool(k->plan.branch[pc]));
       set_branch_counts(row, c);
+      branch_total.executions += c.executions;
+      branch_total.divergent += c.divergent;
+      branch_total.herded += c.herded;
+      branch_total.lanes_forced += c.lanes_forced;
     }
     for (uint32_t pc = 0; pc < k->load.size(); ++pc) {
       const LoadSiteCounts& c = k->load[pc];
@@ -209,25 +215,13 @@ stats::Group Herding::statistics() const {
       row.set("pc", pc);
       row.set("site", k->site[pc]);
       set_load_counts(row, c, block);
-    }
-    kernel.set("skipped", stats::Value::list(k->plan.skipped));
-  }
-  BranchSiteCounts branch_total;
-  LoadSiteCounts load_total;
-  for (const auto& k : kernels_) {
-    for (const BranchSiteCounts& c : k->branch) {
-      branch_total.executions += c.executions;
-      branch_total.divergent += c.divergent;
-      branch_total.herded += c.herded;
-      branch_total.lanes_forced += c.lanes_forced;
-    }
-    for (const LoadSiteCounts& c : k->load) {
       load_total.executions += c.executions;
       load_total.herded += c.herded;
       load_total.lanes_rewritten += c.lanes_rewritten;
       load_total.blocks_before += c.blocks_before;
       load_total.blocks_after += c.blocks_after;
     }
+    kernel.set("skipped", stats::Value::list(k->plan.skipped));
   }
   set_branch_counts(doc.group("branches"), branch_total);
   set_load_counts(doc.group("loads"), load_total, block);
