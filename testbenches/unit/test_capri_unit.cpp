@@ -163,6 +163,46 @@ TEST(CapriUnit, ACompactionThatSavesAWarpTrainsTheTableSoTheNextCtaWaitsThere) {
   EXPECT_EQ(c.capri_lookups, 2u);  // slots 0 and 2 asked; slot 1 joined slot 0
 }
 
+// compaction.capri_clear: the table starts empty at each kernel (`kernel`, the default: a new kernel's PCs
+// name other branches) or keeps what earlier kernels of the sequence taught it (`never`).
+void trains_not_adequate_then_starts_the_next_kernel(DivergenceUnit& unit) {
+  to_branch(unit, 0, {0, 1}, 1);
+  unit.branch(0, 2, per_part({0xffffffffu}), 2);  // a miss: waits; the CTA does not split, so "does not pay"
+  unit.branch(1, 2, per_part({0xffffffffu}), 3);
+  for (uint32_t s : {0u, 1u}) {
+    unit.completed(s, 5, 4);
+    unit.exit(s, 6, per_part({0xffffffffu}), 5);
+  }
+  unit.next_kernel();
+  to_branch(unit, 0, {0, 1}, 10);
+  unit.branch(0, 2, per_part({0x0000ffffu}), 11);
+}
+
+TEST(CapriUnit, ByDefaultTheTableForgetsAtTheNextKernelSoItsFirstBranchWaitsAgain) {
+  Kernel k(kIfElse, 64);
+  RecordingHost host;
+  auto unit = make_divergence_unit(params(Compaction::capri), *k.timing, host, {});
+  trains_not_adequate_then_starts_the_next_kernel(*unit);
+  EXPECT_TRUE(unit->slots()[0].waits);  // a miss again
+  const CompactionStats& c = unit->stats().compaction;
+  EXPECT_EQ(c.capri_lookups, 1u);  // the statistics restart with the kernel too
+  EXPECT_EQ(c.capri_skipped, 0u);
+}
+
+TEST(CapriUnit, WithCapriClearNeverTheNextKernelUsesWhatTheLastOneTaught) {
+  Kernel k(kIfElse, 64);
+  RecordingHost host;
+  DivergenceParams p = params(Compaction::capri);
+  p.capri_clear_per_kernel = false;
+  auto unit = make_divergence_unit(p, *k.timing, host, {});
+  trains_not_adequate_then_starts_the_next_kernel(*unit);
+  EXPECT_FALSE(unit->slots()[0].waits);  // "does not pay" survived: the warp goes on, on its own stack
+  const CompactionStats& c = unit->stats().compaction;
+  EXPECT_EQ(c.capri_lookups, 1u);
+  EXPECT_EQ(c.capri_skipped, 1u);
+  EXPECT_EQ(c.capri_free_regions, 1u);
+}
+
 // TBC's rule (Fung and Aamodt, HPCA 2011; docs/slp.md, "When TBC warps wait"): every warp waits for its CTA
 // at every conditional branch, whether or not the CTA's threads turn out to split there (only the last
 // arrival can tell), and at every reconvergence point; an unconditional branch never synchronizes.
