@@ -48,13 +48,13 @@ void CapriCompaction::advance(uint32_t slot, uint32_t next_pc, uint64_t now) {
 // region on its own stack, as the baseline's per-warp stack would, and rejoins the path at its end.
 bool CapriCompaction::skips_synchronization(uint32_t slot, uint32_t pc, const PartMasks& taken,
                                             uint64_t now) {
-  if (!skips(cta_of(slot), slot, pc, taken)) return false;
   const std::vector<Part>& parts = slots_[slot].parts;
   bool all = true, none = true;
   for (size_t i = 0; i < parts.size(); ++i) {
     all = all && taken[i] == parts[i].mask;
     none = none && taken[i] == 0;
   }
+  if (!skips(cta_of(slot), slot, pc, taken, !(all || none))) return false;
   ++stats_.compaction.capri_skipped;
   if (all || none) {
     advance(slot, all ? k_.fn.code[pc].target : pc + 1, now);
@@ -77,13 +77,24 @@ void CapriCompaction::formed(Cta& cta) {
   rounds_[cta_index(cta)].clear();
 }
 
+// True when, for every CTA warp the slot holds threads of, it holds all of that warp's threads on the path: a
+// warp that shares one with another warp of the path (their home lanes collided at formation) must not go its
+// own way, or that CTA warp's threads would run the region as two streams, each as long as its slowest
+// thread.
+bool CapriCompaction::holds_its_warps_whole(const Cta& cta, uint32_t slot) const {
+  for (const Part& part : slots_[slot].parts) {
+    if ((cta.stack.back().mask[part.warp] & ~cta.off_path[part.warp]) != part.mask) return false;
+  }
+  return true;
+}
+
 // The decision of a warp at a conditional branch on the CTA's path. As warps may be at different places of
 // the path (some went on before), a warp always joins a synchronization its CTA already waits at, and does
 // not wait at a branch another warp has passed more often than it has (that warp will not come back to meet
-// it); else the table decides. The outcome of a skipped execution is recorded in the branch's round, which
-// trains the table once every warp on the path has recorded one (or one comes back before the others: it is
-// iterations ahead).
-bool CapriCompaction::skips(Cta& cta, uint32_t slot, uint32_t pc, const PartMasks& taken) {
+// it); a warp that splits there and shares a CTA warp waits; else the table decides. The outcome of a skipped
+// execution is recorded in the branch's round, which trains the table once every warp on the path has
+// recorded one (or one comes back before the others: it is iterations ahead).
+bool CapriCompaction::skips(Cta& cta, uint32_t slot, uint32_t pc, const PartMasks& taken, bool splits) {
   uint32_t& mine = own(slot).executions[pc];
   bool join = false, behind = false;
   uint32_t on_path = 1;  // live warps on the CTA's path (not in free mode)
@@ -98,6 +109,7 @@ bool CapriCompaction::skips(Cta& cta, uint32_t slot, uint32_t pc, const PartMask
   }
   ++mine;
   if (join) return false;
+  if (splits && !holds_its_warps_whole(cta, slot)) return false;
   ++stats_.compaction.capri_lookups;
   if (!behind && table_.predict(pc)) return false;
   Round& round = rounds_[cta_index(cta)][pc];

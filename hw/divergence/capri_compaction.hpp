@@ -3,9 +3,11 @@
 // prediction table (hw/units/compaction_adequacy_table.hpp). Predicted adequate, it waits for its CTA as
 // under TBC. Predicted not to pay, it goes on at once: on the CTA's path when its threads agree, and on a
 // reconvergence stack of its own for the branch's region when they split ("free mode", the per-warp stack of
-// the baseline), rejoining the CTA's path at the branch's reconvergence point so later branches compact
-// again. Every CTA-wide outcome trains the table: a synchronized execution when the CTA resolves it, and a
-// skipped one from the outcomes the warps recorded as they went on, once each warp on the path has passed it.
+// the baseline) provided it holds all the path's threads of each CTA warp it holds threads of (else it
+// waits: one CTA warp's threads never run as two streams), rejoining the CTA's path at the branch's
+// reconvergence point so later branches compact again. Every CTA-wide outcome trains the table: a
+// synchronized execution when the CTA resolves it, and a skipped one from the outcomes the warps recorded as
+// they went on, once each warp on the path has passed it.
 #pragma once
 
 #include <map>
@@ -64,7 +66,8 @@ class CapriCompaction final : public BlockCompaction {
   };
 
   OwnState& own(uint32_t slot) { return own_[slot]; }
-  bool skips(Cta& cta, uint32_t slot, uint32_t pc, const PartMasks& taken);
+  bool skips(Cta& cta, uint32_t slot, uint32_t pc, const PartMasks& taken, bool splits);
+  bool holds_its_warps_whole(const Cta& cta, uint32_t slot) const;
   void train(uint32_t pc, bool adequate);
   bool compaction_pays(const CtaOutcome& o);
   ptx::LaneMask positions_of(uint32_t slot, const PartMasks& by_part);

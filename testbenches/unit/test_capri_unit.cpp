@@ -163,6 +163,79 @@ TEST(CapriUnit, ACompactionThatSavesAWarpTrainsTheTableSoTheNextCtaWaitsThere) {
   EXPECT_EQ(c.capri_lookups, 2u);  // slots 0 and 2 asked; slot 1 joined slot 0
 }
 
+// if (tid % 32 >= 16) { if (tid % 32 < 8) r = 2; else r = 1; r++; } — the outer branch jumps to ret. pcs: 0
+// mov, 1 setp, 2 @p bra DONE, 3 setp, 4 @p bra INNER, 5 add, 6 bra JOIN, 7 add (INNER), 8 add (JOIN), 9 ret
+// (DONE).
+const char* kNested = R"(.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry k()
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<4>;
+  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, 16;
+  @%p1 bra DONE;
+  setp.lt.u32 %p2, %r1, 8;
+  @%p2 bra INNER;
+  add.u32 %r2, %r1, 1;
+  bra.uni JOIN;
+INNER:
+  add.u32 %r2, %r1, 2;
+JOIN:
+  add.u32 %r3, %r2, 1;
+DONE:
+  ret;
+}
+)";
+
+// Issue 28: a warp the compactor formed from part of a CTA warp, whose other threads run on the path in
+// another warp, never goes its own way at a split branch, whatever the table says: it would issue that CTA
+// warp's threads as two streams (CAPRI issued up to 0.26% more warp instructions than no compaction so).
+TEST(CapriUnit, AWarpHoldingPartOfACtaWarpWhoseOtherThreadsAreOnThePathWaitsAtABranchItSplits) {
+  Kernel k(kNested, 64);
+  RecordingHost host;
+  auto unit = make_divergence_unit(params(Compaction::capri), *k.timing, host, {});
+  const CompactionStats& c = unit->stats().compaction;
+  // CTA 0 teaches the table: the outer branch pays (both paths fit one warp), the inner one does not.
+  to_branch(*unit, 0, {0, 1}, 1);
+  unit->branch(0, 2, per_part({0x0000ffffu}), 2);
+  unit->branch(1, 2, per_part({0xffff0000u}), 3);
+  ASSERT_EQ(parts_of(unit->slots()[0]), "0:ffff0000 1:0000ffff");
+  ASSERT_EQ(unit->slots()[0].pc, 3u);
+  unit->completed(0, 3, 4);
+  unit->branch(0, 4, per_part({0u, 0u}), 5);  // a miss: it waits, alone on the path, and nothing splits
+  ASSERT_EQ(c.capri_outcomes, 2u);
+  ASSERT_EQ(unit->slots()[0].pc, 5u);
+  unit->completed(0, 5, 6);
+  unit->branch(0, 6, per_part({0xffff0000u, 0x0000ffffu}), 7);
+  unit->completed(0, 8, 8);
+  for (uint32_t s : {0u, 1u}) {
+    ASSERT_EQ(unit->slots()[s].pc, 9u);
+    unit->exit(s, 9, per_part({0xffffffffu}), 9);
+  }
+  // CTA 1: warp 0's lanes 0-23 and warp 1's 16-31 fall through; lanes 16-23 collide, so the compactor forms
+  // warp 0's threads with warp 1's lanes 24-31, and warp 1's lanes 16-23 alone.
+  to_branch(*unit, 0, {0, 1}, 10);
+  unit->branch(0, 2, per_part({0xff000000u}), 11);
+  unit->branch(1, 2, per_part({0x0000ffffu}), 12);
+  ASSERT_EQ(parts_of(unit->slots()[0]), "0:00ffffff 1:ff000000");
+  ASSERT_EQ(parts_of(unit->slots()[1]), "1:00ff0000");
+  unit->completed(0, 3, 13);
+  unit->completed(1, 3, 13);
+  const uint64_t lookups = c.capri_lookups, branches = c.cta_branches;
+  // The table says the inner branch does not pay, but the second warp splits there: it waits for its CTA.
+  unit->branch(1, 4, per_part({0x000f0000u}), 14);
+  EXPECT_TRUE(unit->slots()[1].waits);
+  EXPECT_EQ(c.capri_lookups, lookups);
+  EXPECT_EQ(c.capri_skipped, 0u);
+  EXPECT_EQ(c.capri_free_regions, 0u);
+  // The first warp joins it and the CTA resolves the branch as TBC would, compacting both paths.
+  unit->branch(0, 4, per_part({0x000000ffu, 0u}), 15);
+  EXPECT_EQ(c.cta_branches, branches + 1);
+  EXPECT_FALSE(unit->slots()[0].waits);
+}
+
 // compaction.capri_clear: the table starts empty at each kernel (`kernel`, the default: a new kernel's PCs
 // name other branches) or keeps what earlier kernels of the sequence taught it (`never`).
 void trains_not_adequate_then_starts_the_next_kernel(DivergenceUnit& unit) {
