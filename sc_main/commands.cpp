@@ -234,11 +234,12 @@ DemoRow run_demo_workload(const fs::path& file, const fs::path& out) {
   return row;
 }
 
-// NAME_large.yaml runs NAME.yaml's kernel at a study's size (workloads/README.md): minutes on the timing
-// model, and more cycles than the default budget on configs/default.yaml. The demo runs the suite's own
-// sizes.
+// NAME_large.yaml (the SLP study) and NAME_paper.yaml (the paper-scale Robust SIMD study) run NAME.yaml's
+// kernel at a study's size (workloads/README.md): minutes on the timing model, and more cycles than the
+// default budget on configs/default.yaml. The demo runs the suite's own sizes.
 bool is_study_sized(const fs::path& file) {
-  return file.stem().string().ends_with("_large");
+  const std::string stem = file.stem().string();
+  return stem.ends_with("_large") || stem.ends_with("_paper");
 }
 
 }  // namespace
@@ -286,8 +287,10 @@ int demo_command(const DemoArgs& args) {
   }
   fmt::print("\n{} workloads in {:.1f} s; outputs in {}\n", rows.size(), seconds, args.out.string());
   if (!study_sized.empty()) {
-    fmt::print("Not run here: the study-sized launch files {} (scripts/study-slp runs them).\n",
-               fmt::join(study_sized, ", "));
+    fmt::print(
+        "Not run here: the study-sized launch files {} (scripts/study-slp and scripts/study-robust-simd run "
+        "them).\n",
+        fmt::join(study_sized, ", "));
   }
   for (const auto& r : rows) {
     if (!r.error.empty()) fmt::print(stderr, "simtlm: error: {}: {}\n", r.workload, r.error);

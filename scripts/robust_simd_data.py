@@ -7,6 +7,7 @@ import os
 import robust_simd_plots as plots
 from sweep_results import SweepDirError
 
+PAPER_SUFFIX = "_paper"
 KERNELS = ["fft", "edge_filter", "hotspot", "lu", "merge_sort", "short_path", "kmeans", "svm_kernel"]
 PAPER_NAME = {"fft": "FFT", "edge_filter": "Filter", "hotspot": "HotSpot", "lu": "LU", "merge_sort": "Merge",
               "short_path": "Short", "kmeans": "KMeans", "svm_kernel": "SVM"}
@@ -75,6 +76,14 @@ def slim(stats, keep_intervals):
         if stats.get("launches") else wpu.get("per_wpu", [])
     s["finals"] = [(p["width"], p["depth"]) for p in rows]
     s["fallbacks"] = sum(p.get("fallback", 0) for p in rows)
+    s["tasks"] = wpu.get("tasks")
+    # Per WPU-launch: its kernel, whether it fell back, and how many intervals its adaptation sampled.
+    named = [(l["kernel"], p) for l in stats["launches"] for p in l.get("wpu", {}).get("per_wpu", [])] \
+        if stats.get("launches") else [(stats.get("kernel"), p) for p in wpu.get("per_wpu", [])]
+    s["wpu_launches"] = [{"kernel": k, "fallback": bool(p.get("fallback")), "width": p["width"],
+                          "depth": p["depth"], "tasks": p.get("tasks"),
+                          "adapt": sum(1 for i in p.get("intervals", []) if i["phase"] == "adapt")}
+                         for k, p in named]
     if keep_intervals:
         parts = [(l["start_cycle"], l["wpu"]["per_wpu"][0]) for l in stats["launches"]] \
             if stats.get("launches") else [(0, wpu["per_wpu"][0])]
@@ -113,7 +122,9 @@ class Sweep:
 
     @staticmethod
     def key(axes):
-        return (axes["launch"], axes["config"], axes["overrides"], axes["mechanism"])
+        # The paper-scale sweeps run NAME_paper.yaml: the same kernel, keyed by its name.
+        launch = axes["launch"].removesuffix(PAPER_SUFFIX)
+        return (launch, axes["config"], axes["overrides"], axes["mechanism"])
 
     def get(self, launch, config, mechanism, overrides=""):
         return self.done.get((launch, config, overrides, mechanism))
@@ -162,6 +173,20 @@ class Study:
             if runs:
                 best[k] = max(runs)
         return best
+
+    def cpt_spreads(self):
+        """Organizations sampled more than once in one adaptation phase (WPU 0 of RobustSIMD 32x1 at 32 KB, the
+        CONVERGENCE kernels whose intervals are kept): the largest CPT over the smallest, per organization."""
+        spread = []
+        for k in CONVERGENCE:
+            s = self.main.get(k, "32KB-8way", "robust-32x1")
+            for seg in (s or {}).get("segments", []):
+                by_org = {}
+                for i in seg["intervals"]:
+                    if i["phase"] == "adapt" and i["tasks"]:
+                        by_org.setdefault((i["width"], i["depth"]), []).append(i["cpt"])
+                spread += [max(v) / min(v) for v in by_org.values() if len(v) > 1 and min(v) > 0]
+        return sorted(spread)
 
     def polluted(self, kernel, mechanism, level):
         """Speed-up of the seeds' mean cycles (every seed the sweep finished) and how many seeds that is."""

@@ -14,9 +14,10 @@ import sys
 
 import yaml
 
+import robust_simd_paper as paper
 import robust_simd_plots as plots
 from robust_simd_data import (ADAPTIVE, CONFIG_TITLE, CONFIGS, CONVERGENCE, KERNELS, LEVELS, ORGS,
-                               PAPER_NAME, PAPER_TABLE3, POLLUTED, QUICK_LEVELS, QUICK_MECHANISMS, QUICK_SEEDS, Study,
+                               PAPER_NAME, PAPER_SUFFIX, PAPER_TABLE3, POLLUTED, QUICK_LEVELS, QUICK_MECHANISMS, QUICK_SEEDS, Study,
                                Sweep, mech, num, org_text, ratio)
 from sweep_results import SweepDirError
 
@@ -30,8 +31,8 @@ def paper_line(label, numbers):
     return f"| *paper:* {label} | {num(numbers[0])} | " + " | ".join(num(v) for v in numbers[1:]) + " |"
 
 
-def table3(study, out):
-    out += ["## Table III: speed-up over four single-threaded in-order cores (1×1)", "",
+def table3(study, out, heading="## Table III: speed-up over four single-threaded in-order cores (1×1)"):
+    out += [heading, "",
             "Measured rows with the paper's numbers (robust-simd.txt, Table III) under them. *Best StaticSIMD*: the",
             "fixed organization with the highest harmonic mean over the kernels; *static optimal*: each kernel on",
             "its own fastest fixed organization. Both halves are over the 32 KB 1×1 run; the 16 KB half's",
@@ -78,8 +79,8 @@ def table3(study, out):
     return facts
 
 
-def claims(study, facts, out):
-    out += ["## Robust SIMD against the paper's claims", "",
+def claims(study, facts, out, heading="## Robust SIMD against the paper's claims"):
+    out += [heading, "",
             "Ratios of harmonic means over the kernels above.", "",
             "| comparison | here | paper |", "|---|---:|---|"]
     c = {}
@@ -137,10 +138,10 @@ def claims(study, facts, out):
     return c
 
 
-def pollution(study, assets, out):
+def pollution(study, assets, out, heading="## D-cache pollution (Figure 7)", prefix=""):
     series = study.pollution_series()
-    plots.pollution_curves(series, [0.0] + LEVELS, os.path.join(assets, "figure7-pollution.png"))
-    out += ["## D-cache pollution (Figure 7)", "",
+    plots.pollution_curves(series, [0.0] + LEVELS, os.path.join(assets, f"{prefix}figure7-pollution.png"))
+    out += [heading, "",
             "Each organization with 12–75% of its L1 lines disabled (`l1.pollution`), ten placements each",
             "(`l1.pollution_seed` 1–10). Per kernel the speed-up is the 32 KB 1×1 run's cycles over the mean",
             "cycles of the seeds that finished (seeds: how many); 0% is the unpolluted run of the main sweep.", "",
@@ -154,12 +155,12 @@ def pollution(study, assets, out):
         out.append(f"| {100 * level:.0f}% | " + " | ".join(num(v) for v in means) +
                    f" | {num(ratio(means[1], means[0]))} | {num(ratio(means[1], means[2]))} | "
                    f"{'/'.join(str(s) for s in seeds)} |")
-    out += ["", "![Figure 7](robust-simd/figure7-pollution.png)", ""]
+    out += ["", f"![Figure 7](robust-simd/{prefix}figure7-pollution.png)", ""]
     return series
 
 
-def convergence(study, assets, out):
-    out += ["## Convergence", "",
+def convergence(study, assets, out, heading="## Convergence", prefix=""):
+    out += [heading, "",
             "WPU 0 of RobustSIMD 32×1 (32 KB): the organization of every sampling interval of the adaptation",
             "phases (shaded) and of the execution phase that follows, per launch of the run.", ""]
     for k in CONVERGENCE:
@@ -167,14 +168,14 @@ def convergence(study, assets, out):
         if not s:
             out += [f"- {k}: no finished RobustSIMD 32×1 run in this sweep.", ""]
             continue
-        plots.convergence(k, s["segments"], os.path.join(assets, f"convergence-{k}.png"))
+        plots.convergence(k, s["segments"], os.path.join(assets, f"{prefix}convergence-{k}.png"))
         intervals = sum(len(seg["intervals"]) for seg in s["segments"])
         out += [f"{k}: {intervals} adaptation intervals over {len(s['segments'])} launch(es) on WPU 0.", "",
-                f"![{k}](robust-simd/convergence-{k}.png)", ""]
+                f"![{k}](robust-simd/{prefix}convergence-{k}.png)", ""]
 
 
-def differences(study, facts, c, series, out):
-    out += ["## Differences from the paper", "",
+def differences(study, facts, c, series, out, heading="## Differences from the paper"):
+    out += [heading, "",
             "Measured facts; *Why* below explains them.", ""]
     hm, best = study.best_static("32KB-8way")
     if best:
@@ -298,15 +299,7 @@ def why(study, c, out):
             f"ASU needs are a large part of it: the adaptation share averages {100 * c['share'][0]:.1f}% here. "
             "The paper notes that the tasks adaptation needs do not grow with the input: larger inputs would "
             "shrink the share towards its 6%.")
-    spread = []
-    for k in CONVERGENCE:
-        s = study.main.get(k, "32KB-8way", "robust-32x1")
-        for seg in (s or {}).get("segments", []):
-            by_org = {}
-            for i in seg["intervals"]:
-                if i["phase"] == "adapt" and i["tasks"]:
-                    by_org.setdefault((i["width"], i["depth"]), []).append(i["cpt"])
-            spread += [max(v) / min(v) for v in by_org.values() if len(v) > 1 and min(v) > 0]
+    spread = study.cpt_spreads()
     if spread:
         out.append(
             "- **Sampling noise.** An interval of 64 tasks lasts a few hundred cycles, about one 300-cycle memory "
@@ -324,10 +317,28 @@ def why(study, c, out):
     out.append("")
 
 
-def missing_section(study, out):
-    out += ["## Jobs missing from this report", ""]
+def figure8(study, assets, out, heading="## Fixed organizations (Figure 8, StaticSIMD)", prefix=""):
+    out += [heading, "",
+            "Speed-up of every organization width × depth (at most 64 thread contexts per WPU) over 1×1; a",
+            "blank cell did not run. The harmonic mean is drawn only where every kernel has a number.", ""]
+    for config in CONFIGS:
+        panels = []
+        for k in study.kernels:
+            panels.append((k, {(w, d): v for w, d in ORGS if (v := study.speedup(k, config, mech(w, d)))}))
+        means = {(w, d): study.row_hmean(study.row(config, mech(w, d))) for w, d in ORGS}
+        panels.append((f"H-mean ({len(study.kernels)} kernels)", {o: v for o, v in means.items() if v}))
+        if any(p[1] for p in panels):
+            name = f"{prefix}figure8-static-{config}.png"
+            plots.heatmaps(panels, f"StaticSIMD speed-up over 1×1, {CONFIG_TITLE[config]}",
+                           os.path.join(assets, name))
+            out += [f"![{config}](robust-simd/{name})", ""]
+
+
+def missing_section(study, out, heading="## Jobs missing from this report",
+                    names=("robust-simd", "robust-simd-pollution")):
+    out += [heading, ""]
     lines = []
-    for sweep, name in ((study.main, "robust-simd"), (study.pol, "robust-simd-pollution")):
+    for sweep, name in zip((study.main, study.pol), names):
         if not sweep.planned:
             lines.append(f"- `{sweep.dir}`: not run (no plan.jsonl); its sections are empty.")
         for (l, c, o, m), why in sweep.missing():
@@ -354,6 +365,39 @@ def missing_section(study, out):
     out += (lines or ["None: every job of both sweeps finished."]) + [""]
 
 
+def paper_scale(sweeps, assets, out):
+    """The paper-scale half (issue 29): the same tables and figures on robust-simd-paper.yaml's sweeps, then the
+    targets and the measurements that explain a miss (robust_simd_paper.py)."""
+    names = ("robust-simd-paper", "robust-simd-paper-pollution")
+    out += ["## Paper scale", ""]
+    if not os.path.isfile(os.path.join(sweeps, names[0], "plan.jsonl")):
+        out += ["Not run in this study.", ""]
+        return
+    study = Study(Sweep(os.path.join(sweeps, names[0])), Sweep(os.path.join(sweeps, names[1])))
+    out += ["The sweeps `configs/sweeps/robust-simd-paper.yaml` and `robust-simd-paper-pollution.yaml`: the same",
+            "organizations, caches, pollution levels and seeds as above, on a quarter of each Table II input",
+            "(`workloads/NAME/NAME_paper.yaml`) and one WPU with a quarter of the shared L2 and crossbar",
+            "(`configs/mv5-one-wpu.yaml`). The paper finds the WPU count does not change its results, divergence",
+            "being local to a WPU (Section VII), so one WPU with a quarter of the input has the paper's per-WPU",
+            "working set and tasks per launch. Speed-ups are over 1×1 on this machine with the 32 KB cache (one",
+            "single-threaded in-order core).", ""]
+    missing_section(study, out, "### Jobs missing (paper scale)", names)
+    if not study.kernels:
+        return
+    paper.inputs(study, out)
+    facts = table3(study, out, "### Table III at paper scale: speed-up over one single-threaded in-order core (1×1)")
+    c = claims(study, facts, out, "### The paper's claims at paper scale")
+    paper.targets(study, facts, c, out)
+    paper.per_kernel(study, out)
+    paper.asu_settling(study, out)
+    paper.asu_variant(study, out)
+    figure8(study, assets, out, "### Fixed organizations at paper scale (Figure 8)", "paper-")
+    series = pollution(study, assets, out, "### D-cache pollution at paper scale (Figure 7)", "paper-")
+    convergence(study, assets, out, "### Convergence at paper scale", "paper-")
+    differences(study, facts, c, series, out, "### Differences from the paper at paper scale")
+    paper.why(study, out)
+
+
 def report(sweeps, doc, generated_by):
     study = Study(Sweep(os.path.join(sweeps, "robust-simd")), Sweep(os.path.join(sweeps, "robust-simd-pollution")))
     assets = os.path.join(os.path.dirname(doc) or ".", "robust-simd")
@@ -365,28 +409,20 @@ def report(sweeps, doc, generated_by):
            f"Generated by `{generated_by}` (do not edit) from the sweeps `configs/sweeps/robust-simd.yaml` and",
            "`configs/sweeps/robust-simd-pollution.yaml` on `configs/mv5-wpu.yaml` (four WPUs, Table I's caches).",
            "Speed-up: cycles of 1×1 (four single-threaded in-order cores, 32 KB 8-way D-caches) over the run's",
-           "cycles, whole runs (every launch of a sequence). Averages are harmonic means over the kernels.", ""]
+           "cycles, whole runs (every launch of a sequence). Averages are harmonic means over the kernels.", "",
+           "Two scales. The sections up to *Why* run the suite's small inputs, sized to simulate in seconds (the",
+           "tests and the demo use them). *Paper scale* runs a quarter of each Table II input on one WPU, the",
+           "per-WPU working set and tasks per launch of the paper (issue 29), with its own Table III, claims,",
+           "targets and Figures 7 and 8.", ""]
     missing_section(study, out)
-    out += ["## Fixed organizations (Figure 8, StaticSIMD)", "",
-            "Speed-up of every organization width × depth (at most 64 thread contexts per WPU) over 1×1; a",
-            "blank cell did not run. The harmonic mean is drawn only where every kernel has a number.", ""]
-    for config in CONFIGS:
-        panels = []
-        for k in study.kernels:
-            panels.append((k, {(w, d): v for w, d in ORGS if (v := study.speedup(k, config, mech(w, d)))}))
-        means = {(w, d): study.row_hmean(study.row(config, mech(w, d))) for w, d in ORGS}
-        panels.append((f"H-mean ({len(study.kernels)} kernels)", {o: v for o, v in means.items() if v}))
-        if any(p[1] for p in panels):
-            name = f"figure8-static-{config}.png"
-            plots.heatmaps(panels, f"StaticSIMD speed-up over 1×1, {CONFIG_TITLE[config]}",
-                           os.path.join(assets, name))
-            out += [f"![{config}](robust-simd/{name})", ""]
+    figure8(study, assets, out)
     facts = table3(study, out)
     c = claims(study, facts, out)
     series = pollution(study, assets, out)
     convergence(study, assets, out)
     differences(study, facts, c, series, out)
     why(study, c, out)
+    paper_scale(sweeps, assets, out)
     out += ["## Regenerating", "", "```", "scripts/study-robust-simd", "```", "",
             "(`BUILD=DIR` picks the build directory, `SWEEPS=DIR` where the sweeps go, default `out/sweeps`;",
             "`JOBS=N` simulations at once; `LAUNCHES=a,b` and `QUICK=1` run a reduced study into",
@@ -406,7 +442,7 @@ def subset(src, dst, launches, quick):
             sys.exit(f"study_robust_simd_report: LAUNCHES: unknown kernels {unknown} (the study's: {KERNELS})")
         spec["launches"] = [l for l in spec["launches"]
                             if os.path.splitext(os.path.basename(l if isinstance(l, str) else l["file"]))[0]
-                            in wanted]
+                            .removesuffix(PAPER_SUFFIX) in wanted]
     if quick:
         spec["mechanisms"] = [m for m in spec["mechanisms"] if m["name"] in QUICK_MECHANISMS]
         if "overrides" in spec:

@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """Writes image.pgm, the edge_filter input: a deterministic 192x192 gray picture (diagonal gradient, concentric
 rings, a bright frame, a checker patch, a dark bar) with LCG noise; integer arithmetic only, so any Python
-writes the same bytes."""
+writes the same bytes. `make_image.py SIZE OUT` draws the same picture at SIZE x SIZE into OUT (the shapes
+scale with it; 192 gives image.pgm's bytes): image_250.pgm is the paper-scale input (robust-simd.txt Table II's
+500x500 image, a quarter per WPU)."""
+
+import sys
 
 SIZE = 192
 
@@ -16,7 +20,8 @@ class Lcg:
 
 
 def pixel(x, y, rng):
-    value = 30 + (x + y) * 100 // (2 * SIZE)  # diagonal gradient background
+    x, y = x * 192 // SIZE, y * 192 // SIZE  # the picture is drawn on a 192x192 canvas
+    value = 30 + (x + y) * 100 // (2 * 192)  # diagonal gradient background
     r2 = (x - 60) ** 2 + (y - 64) ** 2
     if r2 < 44 ** 2 and (r2 // 150) % 2 == 0:  # concentric rings
         value = 200
@@ -30,9 +35,13 @@ def pixel(x, y, rng):
 
 
 def main():
+    global SIZE
+    out_name = "image.pgm"
+    if len(sys.argv) == 3:
+        SIZE, out_name = int(sys.argv[1]), sys.argv[2]
     rng = Lcg(15)
     data = bytes(pixel(x, y, rng) for y in range(SIZE) for x in range(SIZE))
-    with open("image.pgm", "wb") as out:
+    with open(out_name, "wb") as out:
         out.write(b"P5\n%d %d\n255\n" % (SIZE, SIZE) + data)
 
 
