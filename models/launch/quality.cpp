@@ -130,7 +130,7 @@ nlohmann::json number(double v) {
 // Sums over the compared (finite on both sides) elements.
 struct ErrorSums {
   uint64_t count = 0;
-  long double abs = 0, squares = 0, exact_magnitude = 0, max = 0;
+  long double abs = 0, squares = 0, exact_magnitude = 0, exact_squares = 0, max = 0;
   long double exact_min = std::numeric_limits<long double>::infinity();
   long double exact_max = -std::numeric_limits<long double>::infinity();
 };
@@ -153,6 +153,7 @@ void add_numeric_element(const Scalar& e, const Scalar& h, bool mismatch, Buffer
   sums.squares += d * d;
   sums.max = std::max(sums.max, d);
   sums.exact_magnitude += std::fabs(e.value());
+  sums.exact_squares += e.value() * e.value();
 }
 
 void finish_errors(Type type, const ErrorSums& sums, BufferQuality& q) {
@@ -164,6 +165,11 @@ void finish_errors(Type type, const ErrorSums& sums, BufferQuality& q) {
     q.relative_error = to_double(sums.abs / sums.exact_magnitude);
   } else if (sums.abs > 0) {
     q.relative_error = std::numeric_limits<double>::infinity();
+  }
+  if (sums.exact_squares > 0) {
+    q.l2_relative_error = to_double(std::sqrt(sums.squares / sums.exact_squares));
+  } else if (sums.squares > 0) {
+    q.l2_relative_error = std::numeric_limits<double>::infinity();
   }
   if (!q.image) return;
   const long double mse = sums.squares / sums.count;
@@ -236,6 +242,7 @@ nlohmann::json to_json(const BufferQuality& q) {
       {"mean_abs_error", number(q.mean_abs_error)},
       {"max_abs_error", number(q.max_abs_error)},
       {"relative_error", number(q.relative_error)},
+      {"l2_relative_error", number(q.l2_relative_error)},
       {"image", q.image},
       {"identical", q.identical},
   };

@@ -27,6 +27,9 @@ struct BufferQuality {
   double mean_abs_error = 0, max_abs_error = 0;  // in the element's units
   // sum |herded - exact| / sum |exact|: 0 when both sums are 0, infinity when only sum |exact| is 0.
   double relative_error = 0;
+  // sqrt(sum (herded - exact)^2 / sum exact^2), the relative L2 norm the CUDA SDK samples check their float
+  // outputs with (compareL2fe): 0 when both sums are 0, infinity when only sum exact^2 is 0.
+  double l2_relative_error = 0;
   bool image = false;  // the buffer has an image shape
   // Images only: 10 log10(peak^2 / MSE), peak 255 for u8 and exact max - exact min otherwise. Absent when
   // the MSE is 0 (infinite PSNR), the peak is 0 or no element was compared.

@@ -109,7 +109,8 @@ TEST(QualityTest, F32NaNAndInfinityMismatchesStayOutOfTheErrors) {
   EXPECT_EQ(q.compared_elements, 3u);  // elements 0, 3 and 5
   EXPECT_DOUBLE_EQ(q.mean_abs_error, 0.5 / 3);
   EXPECT_DOUBLE_EQ(q.max_abs_error, 0.5);
-  EXPECT_DOUBLE_EQ(q.relative_error, 0.1);  // 0.5 / (1 + 4 + 0)
+  EXPECT_DOUBLE_EQ(q.relative_error, 0.1);                       // 0.5 / (1 + 4 + 0)
+  EXPECT_DOUBLE_EQ(q.l2_relative_error, 0.5 / std::sqrt(17.0));  // sqrt(0.5^2 / (1 + 16 + 0))
   EXPECT_FALSE(q.identical);
 }
 
@@ -124,6 +125,7 @@ TEST(QualityTest, F64ErrorsAndOverflowingDifference) {
   EXPECT_DOUBLE_EQ(q.mean_abs_error, 1.25 / 3);
   EXPECT_DOUBLE_EQ(q.max_abs_error, 1.0);
   EXPECT_DOUBLE_EQ(q.relative_error, 1.25 / 6);
+  EXPECT_DOUBLE_EQ(q.l2_relative_error, std::sqrt(1.0625 / 14));  // (0.25^2 + 1^2) / (1 + 4 + 9)
 
   // Two finite values 2 * DBL_MAX apart: no overflow inside, but the result has no double.
   const BufferQuality far =
@@ -138,9 +140,12 @@ TEST(QualityTest, F64ErrorsAndOverflowingDifference) {
 TEST(QualityTest, RelativeErrorAgainstAnAllZeroExactBuffer) {
   const auto zeros = bytes_of<uint8_t>({0, 0});
   EXPECT_DOUBLE_EQ(compare_buffer(spec_of(Type::u8), zeros, zeros).relative_error, 0.0);
+  EXPECT_DOUBLE_EQ(compare_buffer(spec_of(Type::u8), zeros, zeros).l2_relative_error, 0.0);
   const BufferQuality q = compare_buffer(spec_of(Type::u8), zeros, bytes_of<uint8_t>({0, 3}));
   EXPECT_TRUE(std::isinf(q.relative_error));
   EXPECT_EQ(to_json(q)["relative_error"], "inf");
+  EXPECT_TRUE(std::isinf(q.l2_relative_error));
+  EXPECT_EQ(to_json(q)["l2_relative_error"], "inf");
 }
 
 TEST(QualityTest, PsnrOfU8ImagesUsesPeak255) {
