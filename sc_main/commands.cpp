@@ -288,8 +288,9 @@ int demo_command(const DemoArgs& args) {
   fmt::print("\n{} workloads in {:.1f} s; outputs in {}\n", rows.size(), seconds, args.out.string());
   if (!study_sized.empty()) {
     fmt::print(
-        "Not run here: the study-sized launch files {} (scripts/study-slp and scripts/study-robust-simd run "
-        "them).\n",
+        "Not run here: the study-sized launch files {} (scripts/study-slp, study-robust-simd and "
+        "study-herding "
+        "run them).\n",
         fmt::join(study_sized, ", "));
   }
   for (const auto& r : rows) {

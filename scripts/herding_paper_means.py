@@ -13,8 +13,9 @@ def software_profiled(sw_rows, kernels):
 
 # Data herding (Section VII-B): the paper's +25% mean and +32% maximum are only possible over the four
 # benchmarks that gain (histogram, nbody, SobelFilter, recursiveGaussian). histogram herds its data and its
-# sub-histograms, which this suite's histogram64 (the retry-loop port) does with its partials.
-DATA_PAPER_SET = [("histogram64 data+partials", "histogram"), ("nbody", "nbody"), ("sobel", "SobelFilter"),
+# sub-histograms, which this suite's histogram64 (the retry-loop port) does with its partials; nbody runs at the
+# SDK's 4,096 bodies (nbody_large.yaml).
+DATA_PAPER_SET = [("histogram64 data+partials", "histogram"), ("nbody 4096", "nbody"), ("sobel", "SobelFilter"),
                   ("recursive_gaussian", "recursiveGaussian")]
 
 
