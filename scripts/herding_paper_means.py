@@ -27,3 +27,41 @@ def data_paper_set(data):
 
 def set_names():
     return ", ".join(f"{row} ({paper})" for row, paper in DATA_PAPER_SET)
+
+
+# The benchmark writers' metric for each output (Tables II and III use "the quality metrics incorporated by the
+# original benchmark writers"): float outputs by the relative L2 norm, the check the CUDA SDK samples apply to
+# float results (compareL2fe); integer counts and 8-bit images by mismatching bytes, the paper's own metric,
+# which for them is what an exact comparison of counts or pixels measures.
+def output_types(kernel, root="."):
+    import yaml
+    with open(f"{root}/workloads/{kernel}/{kernel}.yaml") as f:
+        spec = yaml.safe_load(f)
+    return {o: spec["buffers"][o]["type"] for o in spec.get("outputs", [])}
+
+
+def writers_metric(quality, types):
+    """("L2", the largest relative L2 error of the outputs) when every output is a float, else ("bytes",
+    the mismatching fraction over all outputs)."""
+    if types and all(t in ("f32", "f64") for t in types.values()):
+        return "L2", max(b["l2_relative_error"] for b in quality["buffers"])
+    return "bytes", quality["mismatch_fraction"]
+
+
+def writers_table(rows, out):
+    """rows: (label, kernel, paper herded, quality) per measured row."""
+    out += ["### Under the benchmark writers' metrics", "",
+            "Tables II and III give, for float outputs, the original benchmarks' own quality checks. Here every",
+            "output whose type is f32 or f64 is measured by the relative L2 norm `sqrt(sum (herded - exact)^2 /",
+            "sum exact^2)` (`l2_relative_error`, the CUDA SDK's `compareL2fe`; the largest over the outputs), and",
+            "integer and 8-bit outputs by mismatching bytes, as above (`docs/herding.md`, Output quality).", "",
+            "| table and row | outputs | metric | paper herded | ours | ours, mismatching bytes |",
+            "|---|---|---|---:|---:|---:|"]
+    for label, kernel, paper, quality in rows:
+        types = output_types(kernel)
+        metric, value = writers_metric(quality, types)
+        shown = f"{value:.3g}" if metric == "L2" else f"{100 * value:.3f}%"
+        outputs = ", ".join(f"{o} {t}" for o, t in types.items())
+        out.append(f"| {label} | {outputs} | {'relative L2' if metric == 'L2' else 'bytes'} | {paper} | {shown} | "
+                   f"{100 * quality['mismatch_fraction']:.3f}% |")
+    out.append("")

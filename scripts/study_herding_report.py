@@ -338,6 +338,11 @@ def quality_tables(branch, sw_rows, data, out):
         mismatch = data.stats(launch, "data")["quality"]["mismatch_fraction"]
         out.append(f"| {launch} | {orig} | {herded} | 0 | {pct(mismatch, 3)} |")
     out.append("")
+    paper_means.writers_table(
+        [("II, branch: " + paper_row(branch, k), k, h, branch.stats(paper_row(branch, k), "hw0")["quality"])
+         for k, (_, h) in PAPER_TABLE2.items()] +
+        [("III, data: " + l, base_kernel(l), PAPER_TABLE3.get(base_kernel(l), PAPER_TABLE3["histogram"])[1],
+          data.stats(l, "data")["quality"]) for l in data.launches], out)
 
 
 def figure3_section(fig3, sw_rows, out):
