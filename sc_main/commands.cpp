@@ -234,9 +234,10 @@ DemoRow run_demo_workload(const fs::path& file, const fs::path& out) {
   return row;
 }
 
-// NAME_large.yaml (the SLP study) and NAME_paper.yaml (the paper-scale Robust SIMD study) run NAME.yaml's
-// kernel at a study's size (workloads/README.md): minutes on the timing model, and more cycles than the
-// default budget on configs/default.yaml. The demo runs the suite's own sizes.
+// NAME_large.yaml (the SLP study; nbody_large.yaml the herding study) and NAME_paper.yaml (the paper-scale
+// Robust SIMD study) run NAME.yaml's kernel at a study's size (workloads/README.md): minutes on the timing
+// model, and more cycles than the default budget on configs/default.yaml. The demo runs the suite's own
+// sizes.
 bool is_study_sized(const fs::path& file) {
   const std::string stem = file.stem().string();
   return stem.ends_with("_large") || stem.ends_with("_paper");
@@ -288,9 +289,8 @@ int demo_command(const DemoArgs& args) {
   fmt::print("\n{} workloads in {:.1f} s; outputs in {}\n", rows.size(), seconds, args.out.string());
   if (!study_sized.empty()) {
     fmt::print(
-        "Not run here: the study-sized launch files {} (scripts/study-slp, study-robust-simd and "
-        "study-herding "
-        "run them).\n",
+        "Not run here: the study-sized launch files {} "
+        "(scripts/study-slp, study-robust-simd and study-herding run them).\n",
         fmt::join(study_sized, ", "));
   }
   for (const auto& r : rows) {

@@ -70,8 +70,8 @@ extern "C" int sc_main(int argc, char* argv[]) {
   simtlm::cli::DemoArgs demo;
   CLI::App* demo_cmd = app.add_subcommand(
       "demo",
-      "Run every workloads/*/*.yaml (not the study-sized *_large.yaml and *_paper.yaml) functionally and on the "
-      "timing model, and print tables of statistics");
+      "Run every workloads/*/*.yaml (not the study-sized *_large.yaml and *_paper.yaml) functionally and "
+      "on the timing model, and print tables of statistics");
   demo_cmd->add_option("--workloads", demo.workloads, "Directory of workloads (default: workloads)");
   demo_cmd->add_option("--out", demo.out, "Output directory (default: out/demo)");
   demo_cmd->add_option(

@@ -1,6 +1,8 @@
 """The herding study's means as the paper defines them (issue 30), beside the all-kernel means of
 scripts/study_herding_report.py: software herding through the profiler's rule, data herding over the four
-benchmarks the paper's data-herding mean can only be over."""
+benchmarks the paper's data-herding mean can only be over, and Tables II and III under the writers' metrics."""
+import yaml
+
 
 # Software herding (Section VII-A, Fig. 11): the profiler keeps a candidate only when it pays, so a kernel whose
 # vote does not pay runs exact (1.0). Here the rule is applied on the measured input itself, not on a separate
@@ -34,7 +36,6 @@ def set_names():
 # float results (compareL2fe); integer counts and 8-bit images by mismatching bytes, the paper's own metric,
 # which for them is what an exact comparison of counts or pixels measures.
 def output_types(kernel, root="."):
-    import yaml
     with open(f"{root}/workloads/{kernel}/{kernel}.yaml") as f:
         spec = yaml.safe_load(f)
     return {o: spec["buffers"][o]["type"] for o in spec.get("outputs", [])}

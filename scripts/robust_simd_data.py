@@ -52,6 +52,14 @@ def org_text(name):
     return name.split("-", 1)[1].replace("x", "×")
 
 
+def org_counts(orgs):
+    """"32×1 (17), 31×1 (1)": each organization (width, depth) with how many times it occurs, most first."""
+    counts = {}
+    for w, d in orgs:
+        counts[f"{w}×{d}"] = counts.get(f"{w}×{d}", 0) + 1
+    return ", ".join(f"{o} ({n})" for o, n in sorted(counts.items(), key=lambda t: -t[1]))
+
+
 def hmean(values):
     return len(values) / sum(1 / v for v in values) if values and all(v > 0 for v in values) else None
 

@@ -6,7 +6,7 @@ targets, and per kernel the measurements that explain a miss (misses and cycles 
 fallback launches, where the ASU settles against the static best)."""
 import math
 
-from robust_simd_data import CONFIGS, CONVERGENCE, ORGS, mech, num, org_text, ratio
+from robust_simd_data import CONFIGS, CONVERGENCE, ORGS, mech, num, org_counts, org_text, ratio
 
 # Table II's input and what NAME_paper.yaml runs instead (a quarter: one of the four WPUs' share), with every
 # departure and its reason.
@@ -150,11 +150,7 @@ def asu_settling(study, out):
             "within one step |", "|---|---|---|---|---:|---|---:|"]
     rows, total, near32, near_all = settling(study, "robust-32x1")
     for k, cfg, settled, best32, n32, best_all, nall in rows:
-        counts = {}
-        for o in settled:
-            counts[f"{o[0]}×{o[1]}"] = counts.get(f"{o[0]}×{o[1]}", 0) + 1
-        orgs = ", ".join(f"{o} ({n})" for o, n in sorted(counts.items(), key=lambda t: -t[1]))
-        out.append(f"| {k} | {cfg} | {orgs} | {best32[0]}×{best32[1]} | {n32} of {len(settled)} | "
+        out.append(f"| {k} | {cfg} | {org_counts(settled)} | {best32[0]}×{best32[1]} | {n32} of {len(settled)} | "
                    f"{best_all[0]}×{best_all[1]} | {nall} of {len(settled)} |")
     if total:
         out += ["", f"Over all kernels and both caches: {near32} of {total} adapting WPU-launches "

@@ -17,8 +17,8 @@ import yaml
 import robust_simd_paper as paper
 import robust_simd_plots as plots
 from robust_simd_data import (ADAPTIVE, CONFIG_TITLE, CONFIGS, CONVERGENCE, KERNELS, LEVELS, ORGS,
-                               PAPER_NAME, PAPER_SUFFIX, PAPER_TABLE3, POLLUTED, QUICK_LEVELS, QUICK_MECHANISMS, QUICK_SEEDS, Study,
-                               Sweep, mech, num, org_text, ratio)
+                               PAPER_NAME, PAPER_SUFFIX, PAPER_TABLE3, POLLUTED, QUICK_LEVELS, QUICK_MECHANISMS,
+                               QUICK_SEEDS, Study, Sweep, mech, num, org_counts, org_text, ratio)
 from sweep_results import SweepDirError
 
 
@@ -128,11 +128,7 @@ def claims(study, facts, out, heading="## Robust SIMD against the paper's claims
             s = study.main.get(k, config, "robust-32x1")
             if not s:
                 continue
-            counts = {}
-            for w, d in s["finals"]:
-                counts[f"{w}×{d}"] = counts.get(f"{w}×{d}", 0) + 1
-            orgs = ", ".join(f"{o} ({n})" for o, n in sorted(counts.items(), key=lambda t: -t[1]))
-            out.append(f"| {k} | {config} | {100 * s['adaptation_share']:.1f}% | {orgs} | "
+            out.append(f"| {k} | {config} | {100 * s['adaptation_share']:.1f}% | {org_counts(s['finals'])} | "
                        f"{s['fallbacks']} of {len(s['finals'])} |")
     out.append("")
     return c
