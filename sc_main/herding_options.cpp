@@ -37,6 +37,10 @@ void add_herding_options(CLI::App& command, sim::HerdingCli& herding) {
   command.add_flag("--force-unsafe", herding.force_unsafe,
                    "Herd sites the static safety analysis calls unsafe (a wrong address is still a located "
                    "kernel error)");
+  command.add_option(
+      "--herd-safety", herding.safety,
+      "The safety analysis's rule: strict (default) or relaxed, the paper's relaxation: a branch "
+      "that can only skip the vulnerable operations depending on it (docs/herding.md)");
   command.add_flag("--no-herding", herding.off, "Ignore the launch file's herding: section");
 }
 

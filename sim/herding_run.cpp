@@ -37,7 +37,7 @@ std::vector<const ptx::Function*> entry_kernels(const ptx::Module& module) {
 
 bool HerdingCli::given() const {
   return !branches.empty() || !loads.empty() || !buffers.empty() || max_instances || branch_cycles ||
-         load_cycles || block_bytes || group_lanes || force_unsafe || off;
+         load_cycles || block_bytes || group_lanes || force_unsafe || !safety.empty() || off;
 }
 
 std::vector<std::string> split_list(const std::string& text, const std::string& option) {
@@ -79,6 +79,11 @@ launch::HerdingSpec effective_herding(const launch::Launch& launch, const Herdin
   if (cli.block_bytes) spec.block_bytes = *cli.block_bytes;
   if (cli.group_lanes) spec.group_lanes = *cli.group_lanes;
   if (cli.force_unsafe) spec.force_unsafe = true;
+  if (!cli.safety.empty()) {
+    if (cli.safety != "strict" && cli.safety != "relaxed")
+      throw std::runtime_error("--herd-safety: expected strict or relaxed, not '" + cli.safety + "'");
+    spec.safety = cli.safety == "relaxed" ? ptx::HerdSafetyRule::relaxed : ptx::HerdSafetyRule::strict;
+  }
   try {
     launch::check_herding_spec(spec);
   } catch (const std::invalid_argument& e) {

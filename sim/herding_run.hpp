@@ -37,7 +37,8 @@ struct HerdingCli {
   std::optional<uint32_t> block_bytes;
   std::optional<uint32_t> group_lanes;
   bool force_unsafe = false;
-  bool off = false;  // --no-herding: ignore the launch file's section
+  std::string safety;  // --herd-safety: "strict" or "relaxed"; empty: the launch file's
+  bool off = false;    // --no-herding: ignore the launch file's section
   bool given() const;
 };
 

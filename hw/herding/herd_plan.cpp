@@ -35,9 +35,10 @@ std::vector<uint32_t> site_pcs(const HerdSite& site, const ptx::Module& module, 
 }
 
 std::string refusal(const std::string& what, const ptx::HerdSiteVerdict& verdict, const ptx::Module& module,
-                    const ptx::Function& kernel) {
+                    const ptx::Function& kernel, ptx::HerdSafetyRule rule) {
   std::string text = what;
-  text.append(" is unsafe to herd (give --force-unsafe or force_unsafe: true to herd it anyway):\n  ");
+  text.append(" is unsafe to herd under the ").append(ptx::herd_safety_rule_name(rule));
+  text.append(" rule (give --force-unsafe or force_unsafe: true to herd it anyway):\n  ");
   text.append(ptx::describe_verdict(verdict, module, kernel));
   return text;
 }
@@ -72,7 +73,7 @@ KernelHerdPlan plan_kernel(const launch::HerdingSpec& spec, const ptx::Module& m
   plan.load.assign(n, 0);
   plan.load_safe.assign(n, 0);
   if (!spec.any() || !in_kernel_filter(spec, kernel)) return plan;
-  const ptx::HerdSafety safety = ptx::analyze_herd_safety(module, kernel);
+  const ptx::HerdSafety safety = ptx::analyze_herd_safety(module, kernel, spec.safety);
   const auto name = [&](uint32_t pc) { return describe_pc(module, kernel, pc); };
 
   // Branches: explicit sites first (refused when unsafe), then `all` adds the safe rest.
@@ -80,7 +81,8 @@ KernelHerdPlan plan_kernel(const launch::HerdingSpec& spec, const ptx::Module& m
     for (uint32_t pc : site_pcs(site, module, kernel, is_conditional_branch)) {
       const ptx::HerdSiteVerdict* v = safety.branch_at(pc);
       if (v && !v->safe && !spec.force_unsafe)
-        throw HerdPlanError(refusal("branch " + name(pc) + " of kernel " + kernel.name, *v, module, kernel));
+        throw HerdPlanError(
+            refusal("branch " + name(pc) + " of kernel " + kernel.name, *v, module, kernel, spec.safety));
       plan.branch[pc] = 1;
     }
   }
@@ -124,8 +126,8 @@ KernelHerdPlan plan_kernel(const launch::HerdingSpec& spec, const ptx::Module& m
   for (const HerdSite& site : spec.loads.sites) {
     for (uint32_t pc : site_pcs(site, module, kernel, is_herdable_load)) {
       if (!plan.load_safe[pc]) {
-        throw HerdPlanError(
-            refusal("load " + name(pc) + " of kernel " + kernel.name, *safety.load_at(pc), module, kernel));
+        throw HerdPlanError(refusal("load " + name(pc) + " of kernel " + kernel.name, *safety.load_at(pc),
+                                    module, kernel, spec.safety));
       }
       plan.load[pc] = 1;
     }

@@ -130,9 +130,9 @@ void check_herding_spec(const HerdingSpec& spec) {
 HerdingSpec read_herding_section(const YAML::Node& node, const std::filesystem::path& file) {
   const SectionReader r(file);
   if (!node.IsMap()) r.fail(node, "", "expected a map (branches, loads, buffers, kernels, ...)");
-  static const char* const kKeys[] = {"branches",      "loads",       "buffers",     "kernels",
-                                      "max_instances", "threshold",   "tie",         "branch_cycles",
-                                      "load_cycles",   "block_bytes", "group_lanes", "force_unsafe"};
+  static const char* const kKeys[] = {
+      "branches",      "loads",       "buffers",     "kernels",     "max_instances", "threshold", "tie",
+      "branch_cycles", "load_cycles", "block_bytes", "group_lanes", "force_unsafe",  "safety"};
   HerdingSpec spec;
   for (const auto& kv : node) {
     const std::string key = kv.first.Scalar();
@@ -160,6 +160,11 @@ HerdingSpec read_herding_section(const YAML::Node& node, const std::filesystem::
       const std::string flag = r.scalar(value, key);
       if (flag != "true" && flag != "false") r.fail(value, key, "expected true or false");
       spec.force_unsafe = flag == "true";
+    }
+    if (key == "safety") {
+      const std::string rule = r.scalar(value, key);
+      if (rule != "strict" && rule != "relaxed") r.fail(value, key, "expected strict or relaxed");
+      spec.safety = rule == "relaxed" ? ptx::HerdSafetyRule::relaxed : ptx::HerdSafetyRule::strict;
     }
     if (key == "threshold") {
       const std::string text = r.scalar(value, key);
@@ -195,6 +200,8 @@ std::string herding_yaml(const HerdingSpec& spec, int indent) {
   if (spec.block_bytes != defaults.block_bytes) out << pad << "block_bytes: " << spec.block_bytes << "\n";
   if (spec.group_lanes != defaults.group_lanes) out << pad << "group_lanes: " << spec.group_lanes << "\n";
   if (spec.force_unsafe) out << pad << "force_unsafe: true\n";
+  if (spec.safety != defaults.safety)
+    out << pad << "safety: " << ptx::herd_safety_rule_name(spec.safety) << "\n";
   if (out.tellp() == 0) out << pad << "branches: []\n";  // an empty map would not read back as a map
   return out.str();
 }

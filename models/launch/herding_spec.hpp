@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "models/ptx/herd_safety_rule.hpp"
+
 namespace YAML {
 class Node;
 }
@@ -56,6 +58,7 @@ struct HerdingSpec {
   // 1.x coalescers such as GT200's work), or 8.
   uint32_t group_lanes = 32;
   bool force_unsafe = false;  // herd sites the safety analysis refuses (a wrong address stays a KernelError)
+  ptx::HerdSafetyRule safety = ptx::HerdSafetyRule::strict;  // the analysis's rule (`safety: relaxed`)
   bool any() const { return branches.any() || loads.any() || !buffers.empty(); }
   bool operator==(const HerdingSpec&) const = default;
 };

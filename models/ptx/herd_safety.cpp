@@ -9,6 +9,7 @@
 
 #include "models/ptx/herd_dependence.hpp"
 #include "models/ptx/herd_loops.hpp"
+#include "models/ptx/herd_relaxed.hpp"
 
 namespace simtlm::ptx {
 namespace {
@@ -62,7 +63,8 @@ bool is_recursive_call(const Function& kernel, uint32_t pc) {
 
 struct VulnerableOp {
   Vulnerability what;
-  std::vector<uint32_t> seeds;  // what the vulnerable operand and the op's execution depend on
+  uint32_t operand_reg = kNoReg;  // the address or divisor register; kNoReg for loop conditions
+  std::vector<uint32_t> seeds;    // what the vulnerable operand and the op's execution depend on
 };
 
 // Everything that decides whether pc runs and, when `operand_reg` is a register, its value.
@@ -84,7 +86,7 @@ std::vector<VulnerableOp> vulnerable_ops(const DependenceGraph& graph, const Loo
   for (uint32_t pc = 0; pc < code.size(); ++pc) {
     const Instr& in = code[pc];
     auto add = [&](VulnerableKind kind, uint32_t reg) {
-      out.push_back(VulnerableOp{Vulnerability{kind, pc}, seeds_of(graph, pc, reg)});
+      out.push_back(VulnerableOp{Vulnerability{kind, pc}, reg, seeds_of(graph, pc, reg)});
     };
     // A fixed address (a symbol plus a constant) cannot move, so only register-based addresses count.
     if (in.space != Space::param && has_register_address(in)) {
@@ -140,6 +142,13 @@ Rescue rescue(const LoopInfo& loops, uint32_t exit_pc, uint32_t site) {
 
 void sort_unique(std::vector<uint32_t>& values) {
   std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+}
+
+void sort_unique(std::vector<Vulnerability>& values) {
+  std::sort(values.begin(), values.end(), [](const Vulnerability& a, const Vulnerability& b) {
+    return a.pc != b.pc ? a.pc < b.pc : a.kind < b.kind;
+  });
   values.erase(std::unique(values.begin(), values.end()), values.end());
 }
 
@@ -232,11 +241,12 @@ const HerdSiteVerdict* HerdSafety::load_at(uint32_t pc) const {
   return find_at(loads, pc);
 }
 
-HerdSafety analyze_herd_safety(const Module& module, const Function& kernel) {
+HerdSafety analyze_herd_safety(const Module& module, const Function& kernel, HerdSafetyRule rule) {
   HerdSafety result;
   if (kernel.code.empty()) return result;
   const DependenceGraph graph(module, kernel);
   const LoopInfo loops(graph);
+  herd::RelaxedRule relaxed(graph);
 
   std::map<uint32_t, SiteState> sites;
   for (uint32_t pc = 0; pc < kernel.code.size(); ++pc) {
@@ -261,6 +271,9 @@ HerdSafety analyze_herd_safety(const Module& module, const Function& kernel) {
           site.rescued_exits.push_back(op.what.pc);
           continue;
         }
+      } else if (rule == HerdSafetyRule::relaxed && relaxed.admits(pc, op.what.pc, op.operand_reg)) {
+        site.verdict.only_skipped.push_back(op.what);
+        continue;
       }
       site.verdict.reasons.push_back(op.what);
     }
@@ -268,10 +281,8 @@ HerdSafety analyze_herd_safety(const Module& module, const Function& kernel) {
 
   for (auto& [pc, site] : sites) {
     HerdSiteVerdict& v = site.verdict;
-    std::sort(v.reasons.begin(), v.reasons.end(), [](const Vulnerability& a, const Vulnerability& b) {
-      return a.pc != b.pc ? a.pc < b.pc : a.kind < b.kind;
-    });
-    v.reasons.erase(std::unique(v.reasons.begin(), v.reasons.end()), v.reasons.end());
+    sort_unique(v.reasons);
+    sort_unique(v.only_skipped);
     v.safe = v.reasons.empty();
     sort_unique(v.requires_unherded);
     sort_unique(site.uniform_tests);
@@ -286,6 +297,13 @@ HerdSafety analyze_herd_safety(const Module& module, const Function& kernel) {
       v.note = loop_exit_note(site, own_loop_reason);
     } else if (v.safe && !site.rescued_exits.empty()) {
       v.note = other_site_note(site);
+    }
+    if (v.safe && !v.only_skipped.empty()) {
+      std::vector<uint32_t> pcs;
+      for (const Vulnerability& skipped : v.only_skipped) pcs.push_back(skipped.pc);
+      sort_unique(pcs);
+      v.note += (v.note.empty() ? "" : "; ") + std::string("relaxed: herding only skips or adds ") +
+                pc_list(pcs) + ", whose operands no test on their path checks";
     }
     (site.is_branch ? result.branches : result.loads).push_back(std::move(v));
   }

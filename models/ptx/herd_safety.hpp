@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "models/ptx/herd_safety_rule.hpp"
 #include "models/ptx/ir.hpp"
 
 namespace simtlm::ptx {
@@ -27,7 +28,10 @@ struct HerdSiteVerdict {
   uint32_t pc = 0;  // the conditional branch (guarded bra) or the ld
   bool safe = true;
   std::vector<Vulnerability> reasons;  // empty when safe; every distinct vulnerable op reached, in PC order
-  std::string note;                    // e.g. "loop exit; another bounded exit (PC 31) stays unherded"
+  // Under the relaxed rule: the vulnerable operations that depend on the site only through whether they run
+  // (in PC order); empty under the strict rule, which counts them among the reasons.
+  std::vector<Vulnerability> only_skipped;
+  std::string note;  // e.g. "loop exit; another bounded exit (PC 31) stays unherded"
   // Bounded loop exits (branch PCs, ascending) that keep this site safe only while they are not herded.
   std::vector<uint32_t> requires_unherded;
   bool requires_unherded_branch(uint32_t branch_pc) const;
@@ -42,7 +46,8 @@ struct HerdSafety {
 
 // The analysis of one kernel of `module`, on its code as linked for execution (the bodies of called .funcs
 // appended, see call_link.hpp).
-HerdSafety analyze_herd_safety(const Module& module, const Function& kernel);
+HerdSafety analyze_herd_safety(const Module& module, const Function& kernel,
+                               HerdSafetyRule rule = HerdSafetyRule::strict);
 
 // One line per reason: "unsafe: the address of st.global at PC 40 (PTX line 88, sobel.cu:31) depends on it";
 // a safe site gives one line starting with "safe".

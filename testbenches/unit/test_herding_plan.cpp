@@ -108,13 +108,29 @@ TEST_F(HerdPlan, AnUnsafeExplicitSiteIsRefusedWithTheAnalysisReason) {
       hw::plan_kernel(branches({site}), tiny.module(), tiny.kernel());
       ADD_FAILURE() << site << " was accepted";
     } catch (const hw::HerdPlanError& e) {
-      EXPECT_EQ(std::string(e.what()),
-                "branch PC 14 (PTX line 38, /home/dev/src/tiny_herd.cu:9) of kernel tiny_herd is unsafe to "
-                "herd (give "
-                "--force-unsafe or force_unsafe: true to herd it anyway):\n  " +
-                    reason);
+      EXPECT_EQ(
+          std::string(e.what()),
+          "branch PC 14 (PTX line 38, /home/dev/src/tiny_herd.cu:9) of kernel tiny_herd is unsafe to "
+          "herd under the strict rule (give --force-unsafe or force_unsafe: true to herd it anyway):\n  " +
+              reason);
     }
   }
+}
+
+TEST_F(HerdPlan, TheRelaxedRuleStillRefusesTheBoundsCheck) {
+  HerdingSpec spec = branches({"14"});
+  spec.safety = ptx::HerdSafetyRule::relaxed;
+  try {
+    hw::plan_kernel(spec, tiny.module(), tiny.kernel());
+    ADD_FAILURE() << "the bounds check was accepted under the relaxed rule";
+  } catch (const hw::HerdPlanError& e) {
+    EXPECT_NE(std::string(e.what()).find("is unsafe to herd under the relaxed rule (give"), std::string::npos)
+        << e.what();
+  }
+  spec.branches = {};
+  spec.branches.all = true;
+  EXPECT_EQ(set_pcs(hw::plan_kernel(spec, tiny.module(), tiny.kernel()).branch),
+            std::vector<uint32_t>{kDataBranchPc});
 }
 
 TEST_F(HerdPlan, ForceUnsafeAcceptsTheUnsafeSite) {

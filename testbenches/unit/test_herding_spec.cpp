@@ -40,7 +40,8 @@ bool same_targets(const HerdTargets& a, const HerdTargets& b) {
                      a.buffers == b.buffers && a.kernels == b.kernels && a.max_instances == b.max_instances &&
                      a.threshold == b.threshold && a.tie == b.tie && a.branch_cycles == b.branch_cycles &&
                      a.load_cycles == b.load_cycles && a.block_bytes == b.block_bytes &&
-                     a.group_lanes == b.group_lanes && a.force_unsafe == b.force_unsafe;
+                     a.group_lanes == b.group_lanes && a.force_unsafe == b.force_unsafe &&
+                     a.safety == b.safety;
   if (equal) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << "specs differ:\n"
                                        << herding_yaml(a) << "--- vs ---\n"
@@ -91,7 +92,8 @@ TEST(HerdingSpec, EveryKeyIsRead) {
       "  load_cycles: 64\n"
       "  block_bytes: 64\n"
       "  group_lanes: 16\n"
-      "  force_unsafe: true\n");
+      "  force_unsafe: true\n"
+      "  safety: relaxed\n");
   ASSERT_EQ(spec.branches.sites.size(), 3u);
   EXPECT_FALSE(spec.branches.all);
   EXPECT_EQ(spec.branches.sites[0], (HerdSite{.by_pc = true, .pc = 12, .file = "", .line = 0}));
@@ -109,6 +111,7 @@ TEST(HerdingSpec, EveryKeyIsRead) {
   EXPECT_EQ(spec.block_bytes, 64u);
   EXPECT_EQ(spec.group_lanes, 16u);
   EXPECT_TRUE(spec.force_unsafe);
+  EXPECT_EQ(spec.safety, simtlm::ptx::HerdSafetyRule::relaxed);
   EXPECT_TRUE(spec.any());
 }
 
@@ -140,7 +143,8 @@ INSTANTIATE_TEST_SUITE_P(
             "  branchs: all\n",
             "spec.yaml:3: herding.branchs: unknown key (expected one of: branches, loads, buffers, kernels, "
             "max_instances, threshold, tie, branch_cycles, load_cycles, block_bytes, group_lanes, "
-            "force_unsafe)"},
+            "force_unsafe, safety)"},
+        BadValue{"  safety: loose\n", "spec.yaml:3: herding.safety: expected strict or relaxed"},
         BadValue{"  loads:\n    - 7\n    - k.cu\n",
                  "spec.yaml:5: herding.loads[1]: 'k.cu' is neither a PC nor a CUDA FILE:LINE (e.g. 42 or "
                  "kernel.cu:17)"},
@@ -202,7 +206,9 @@ TEST(HerdingSpec, YamlReadsBackToAnEqualSpec) {
   spec.block_bytes = 32;
   spec.group_lanes = 8;
   spec.force_unsafe = true;
+  spec.safety = simtlm::ptx::HerdSafetyRule::relaxed;
   const std::string yaml = herding_yaml(spec, 2);
+  EXPECT_NE(yaml.find("  safety: relaxed\n"), std::string::npos) << yaml;
   EXPECT_TRUE(same(read("herding:\n" + yaml), spec)) << yaml;
 
   HerdingSpec branches_only;

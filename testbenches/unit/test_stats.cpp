@@ -10,7 +10,6 @@ namespace {
 using simtlm::stats::Group;
 using simtlm::stats::GroupDecl;
 using simtlm::stats::Kind;
-using simtlm::stats::Type;
 using simtlm::stats::Value;
 
 // A cache-like component: counters, a maximum written as a real once merged, a mean weighted by two
@@ -28,7 +27,7 @@ const GroupDecl& part_decl() {
         .counter("slots", "lanes", "lane slots")
         .hidden()
         .ratio("utilization", "reads per slot", "reads", "slots")
-        .label("name", Type::text, "the part's name")
+        .label("name", simtlm::stats::Type::text, "the part's name")
         .vector("stalls", Kind::counter, {"memory", "barrier"}, "cycles", "stalls by reason")
         .vector("bank_max", Kind::maximum, {}, "requests", "per bank");
     return d;
