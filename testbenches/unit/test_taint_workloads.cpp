@@ -54,6 +54,13 @@ const std::map<std::string, std::string> kSuiteClasses = {
     {"integrate", "P"},
     {"lbm_stream_collide", "PD"},  // cell bounds P; obstacle flag loaded: D
     {"merge_histogram64", "PPPPPPPP"},
+    // histogram256 (SDK structure, 6 warps per CTA): zeroing and grid-stride loops P; the four inlined retry
+    // loops test a reloaded shared bin indexed by the loaded word: D; the per-CTA sum loop P
+    {"histogram256_partial", "PPPDDDDPPP"},
+    // strided loop (2), the unrolled 256-thread tree's tid < stride (8), tid == 0
+    {"merge_histogram256", "PPPPPPPPPPP"},
+    // bounds check, the 20 unrolled escape tests and the loop exit: values from ids and parameters only
+    {"mandelbrot_sdk", std::string(22, 'P')},
     {"ocean_spectrum", "P"},     // grid bounds
     {"sad_4x4", "PP"},           // frame-edge checks on displacements
     {"sort_keys", "PPPDPP"},     // bitonic: the compare-exchange on loaded keys is D

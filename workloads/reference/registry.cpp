@@ -26,6 +26,7 @@ constexpr std::pair<const char*, ReferenceFn> kReferences[] = {
     {"gaussian", gaussian},
     {"histogram", histogram},
     {"histogram64", histogram64},
+    {"histogram256", histogram256},
     {"hotspot", hotspot},
     {"julia", julia},
     {"kmeans", kmeans},
@@ -33,6 +34,7 @@ constexpr std::pair<const char*, ReferenceFn> kReferences[] = {
     {"lu", lu},
     {"mandelbrot", mandelbrot},
     {"mandelbrot_herding", mandelbrot_herding},
+    {"mandelbrot_sdk", mandelbrot_sdk},
     {"merge_sort", merge_sort},
     {"mummer", mummer},
     {"nbody", nbody},
@@ -53,8 +55,8 @@ constexpr std::pair<const char*, ReferenceFn> kReferences[] = {
 // References of workloads that are launch sequences (launches:): SequenceSession runs them, not the
 // single-launch suites that iterate reference_names().
 constexpr const char* kSequenceWorkloads[] = {
-    "bfs_graph", "gaussian", "histogram64", "lbm",        "needleman_wunsch", "particles",
-    "fft",       "hotspot",  "lu",          "merge_sort", "short_path",       "kmeans"};
+    "bfs_graph", "gaussian", "histogram64", "lbm",        "needleman_wunsch", "particles",   "fft",
+    "hotspot",   "lu",       "merge_sort",  "short_path", "kmeans",           "histogram256"};
 
 bool is_sequence_workload(const std::string& name) {
   return std::find(std::begin(kSequenceWorkloads), std::end(kSequenceWorkloads), name) !=
