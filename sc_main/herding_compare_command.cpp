@@ -53,12 +53,12 @@ int herding_compare_command(const CompareArgs& args) {
                run->warp_instructions, fmt::format("{} of {}", run->divergent_branches, run->branches));
   }
   if (result.timed) fmt::print("speed-up {:.3f}x\n", result.speedup());
-  fmt::print("\n{:<16}  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {:>9}\n", "output", "mismatch", "MAE",
-             "max err", "rel err", "L2 rel", "PSNR dB", "elements");
+  fmt::print("\n{:<16}  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {:>9}\n", "output",
+             "mismatch", "zero flips", "MAE", "max err", "rel err", "L2 rel", "PSNR dB", "elements");
   for (const launch::BufferQuality& q : result.quality) {
-    fmt::print("{:<16}  {:>9.4f}%  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {:>9}\n", q.name,
-               100.0 * q.mismatch_fraction, number(q.mean_abs_error), number(q.max_abs_error),
-               number(q.relative_error), number(q.l2_relative_error),
+    fmt::print("{:<16}  {:>9.4f}%  {:>9.4f}%  {:>10}  {:>10}  {:>10}  {:>10}  {:>10}  {:>9}\n", q.name,
+               100.0 * q.mismatch_fraction, 100.0 * q.zero_mismatch_fraction, number(q.mean_abs_error),
+               number(q.max_abs_error), number(q.relative_error), number(q.l2_relative_error),
                !q.image    ? "-"
                : q.psnr_db ? number(*q.psnr_db)
                            : "inf",

@@ -177,6 +177,10 @@ void finish_errors(Type type, const ErrorSums& sums, BufferQuality& q) {
   if (mse > 0 && peak > 0) q.psnr_db = to_double(10 * std::log10(peak * peak / mse));
 }
 
+bool is_zero(const uint8_t* element, unsigned size) {
+  return std::all_of(element, element + size, [](uint8_t b) { return b == 0; });
+}
+
 }  // namespace
 
 BufferQuality compare_buffer(const BufferSpec& spec, const std::vector<uint8_t>& exact,
@@ -203,9 +207,11 @@ BufferQuality compare_buffer(const BufferSpec& spec, const std::vector<uint8_t>&
     const uint8_t* h = &herded[k * esize];
     const bool mismatch = std::memcmp(e, h, esize) != 0;
     q.mismatched_elements += mismatch;
+    if (mismatch) q.zero_mismatched_elements += is_zero(e, esize) != is_zero(h, esize);
     if (q.numeric) add_numeric_element(decode(spec.type, e), decode(spec.type, h), mismatch, q, sums);
   }
   if (q.numeric) finish_errors(spec.type, sums, q);
+  if (q.elements) q.zero_mismatch_fraction = double(q.zero_mismatched_elements) / double(q.elements);
   return q;
 }
 
@@ -243,6 +249,8 @@ nlohmann::json to_json(const BufferQuality& q) {
       {"max_abs_error", number(q.max_abs_error)},
       {"relative_error", number(q.relative_error)},
       {"l2_relative_error", number(q.l2_relative_error)},
+      {"zero_mismatched_elements", q.zero_mismatched_elements},
+      {"zero_mismatch_fraction", number(q.zero_mismatch_fraction)},
       {"image", q.image},
       {"identical", q.identical},
   };

@@ -30,6 +30,10 @@ struct BufferQuality {
   // sqrt(sum (herded - exact)^2 / sum exact^2), the relative L2 norm the CUDA SDK samples check their float
   // outputs with (compareL2fe): 0 when both sums are 0, infinity when only sum exact^2 is 0.
   double l2_relative_error = 0;
+  // Elements that are zero (every byte) in one run and not in the other, over elements: for an escape-time
+  // image whose in-set pixels are 0 (mandelbrot_sdk), the pixels whose set membership herding changed.
+  uint64_t zero_mismatched_elements = 0;
+  double zero_mismatch_fraction = 0;
   bool image = false;  // the buffer has an image shape
   // Images only: 10 log10(peak^2 / MSE), peak 255 for u8 and exact max - exact min otherwise. Absent when
   // the MSE is 0 (infinite PSNR), the peak is 0 or no element was compared.

@@ -111,7 +111,19 @@ TEST(QualityTest, F32NaNAndInfinityMismatchesStayOutOfTheErrors) {
   EXPECT_DOUBLE_EQ(q.max_abs_error, 0.5);
   EXPECT_DOUBLE_EQ(q.relative_error, 0.1);                       // 0.5 / (1 + 4 + 0)
   EXPECT_DOUBLE_EQ(q.l2_relative_error, 0.5 / std::sqrt(17.0));  // sqrt(0.5^2 / (1 + 16 + 0))
+  EXPECT_EQ(q.zero_mismatched_elements, 1u);  // +0 -> -0: all bytes zero, then the sign bit set
   EXPECT_FALSE(q.identical);
+}
+
+TEST(QualityTest, ZeroMismatchCountsElementsZeroInOneRunOnly) {
+  // 0 -> 7 and 5 -> 0 change zero-ness; 3 -> 4 does not; 0 -> 0 is no mismatch. u32: one byte of 0x100 is 1.
+  const auto exact = bytes_of<uint32_t>({0, 5, 3, 0, 0x100});
+  const auto herded = bytes_of<uint32_t>({7, 0, 4, 0, 0x100});
+  const BufferQuality q = compare_buffer(spec_of(Type::u32), exact, herded);
+  EXPECT_EQ(q.mismatched_elements, 3u);
+  EXPECT_EQ(q.zero_mismatched_elements, 2u);
+  EXPECT_DOUBLE_EQ(q.zero_mismatch_fraction, 2.0 / 5);
+  EXPECT_EQ(to_json(q)["zero_mismatched_elements"], 2);
 }
 
 TEST(QualityTest, F64ErrorsAndOverflowingDifference) {
