@@ -69,7 +69,7 @@ TEST(CfgOnWorkloads, ReconvergencePointIsTheImmediatePostDominator) {
       }
     }
   }
-  EXPECT_EQ(kernels, 52);
+  EXPECT_EQ(kernels, 54);  // every entry of every workloads/*/*.ptx
   EXPECT_GT(branches, 40);
 }
 
