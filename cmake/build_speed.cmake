@@ -27,7 +27,8 @@ set(SIMTLM_UNITY_EXCLUDED
   testbenches/systemc/test_mem_pollution.cpp testbenches/systemc/test_mem_latency.cpp
   testbenches/systemc/test_mem_flush_atomic.cpp testbenches/systemc/test_mem_behaviour.cpp
   testbenches/unit/test_launch_values.cpp testbenches/systemc/test_memory_system.cpp
-  testbenches/rtl/test_majority_structures_cc.cpp testbenches/timing/test_timing_memory.cpp)
+  testbenches/rtl/test_majority_structures_cc.cpp testbenches/timing/test_timing_memory.cpp
+  testbenches/unit/test_quality.cpp)
 list(TRANSFORM SIMTLM_UNITY_EXCLUDED PREPEND ${CMAKE_SOURCE_DIR}/)
 set_source_files_properties(${SIMTLM_UNITY_EXCLUDED} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
 

@@ -29,6 +29,7 @@ OpClass classify(const ptx::Instr& in) {
     case Op::st:
     case Op::atom:
     case Op::red:
+    case Op::tex:  // a texel load per lane through the L1 path
       return OpClass::memory;
     case Op::sqrt:
     case Op::rsqrt:

@@ -74,7 +74,8 @@ void Sm::memory(uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) 
   unit_free_[static_cast<size_t>(OpClass::memory)] =
       now + selection + std::max(pipe.initiation_interval, busy);
   const bool blocks = p_.switch_on_memory;
-  const bool waits = blocks || in.op == ptx::Op::ld || (acc.is_atomic && info.ndst > 0);
+  const bool waits =
+      blocks || in.op == ptx::Op::ld || in.op == ptx::Op::tex || (acc.is_atomic && info.ndst > 0);
   uint64_t tag = LoadStoreUnit::kNoTag;
   if (waits) {
     tag = new_op();

@@ -279,6 +279,11 @@ void validate_params(const Launch& launch, const ptx::Function& kernel, const st
       if (v.kind == ParamValue::Kind::fields && struct_bytes(v.fields, nullptr) == bytes) continue;
       fail(fmt::format("the value does not fill the {}-byte parameter", bytes));
     }
+    if (v.kind == ParamValue::Kind::texture) {
+      if (bytes != 8 || is_float(p.type))
+        fail(fmt::format("texture '{}' passes a 64-bit texture object (cudaTextureObject_t)", v.buffer));
+      continue;
+    }
     if (v.kind == ParamValue::Kind::buffer || v.kind == ParamValue::Kind::null) {
       if (bytes != 8 || is_float(p.type))
         fail(v.kind == ParamValue::Kind::null ? "null passes a 64-bit pointer"
@@ -322,6 +327,11 @@ void write_scalar(const Launch& launch, const ParamValue& v, Type type, uint32_t
     case ParamValue::Kind::null:
       std::memset(dst, 0, 8);
       return;
+    case ParamValue::Kind::texture: {
+      const uint64_t handle = ptx::texture_handle(size_t(launch.find_texture(v.buffer)));
+      std::memcpy(dst, &handle, 8);
+      return;
+    }
     case ParamValue::Kind::buffer: {
       const BufferSpec* spec = launch.find_buffer_spec(v.buffer);
       const uint64_t bytes = spec->count * element_bytes(spec->type);
@@ -406,6 +416,21 @@ std::vector<uint8_t> build_param_buffer(const Launch& launch, const ptx::Functio
     }
   }
   return buffer;
+}
+
+std::vector<ptx::TextureObject> texture_objects(const Launch& launch,
+                                                const std::map<std::string, uint64_t>& addresses) {
+  std::vector<ptx::TextureObject> objects;
+  for (const TextureSpec& spec : launch.textures) {
+    ptx::TextureObject t;
+    t.base = addresses.at(spec.buffer);
+    std::copy(spec.dims.begin(), spec.dims.end(), t.dims);
+    t.ndims = spec.ndims;
+    t.element = spec.type;
+    t.name = spec.name;
+    objects.push_back(std::move(t));
+  }
+  return objects;
 }
 
 std::vector<uint32_t> const_symbols_read(const ptx::Module& module, const ptx::Function& kernel) {

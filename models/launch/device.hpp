@@ -85,6 +85,11 @@ std::vector<uint8_t> build_param_buffer(const Launch& launch, const ptx::Functio
                                         const std::vector<ParamValue>& params,
                                         const std::map<std::string, uint64_t>& addresses, int64_t i);
 
+// The texture objects of the launch's textures: over its buffers at `addresses`, in file order (handle
+// ptx::texture_handle(i) is element i).
+std::vector<ptx::TextureObject> texture_objects(const Launch& launch,
+                                                const std::map<std::string, uint64_t>& addresses);
+
 // Module-scope const-space variables named by the kernel's code or by a .func it calls (statically).
 std::vector<uint32_t> const_symbols_read(const ptx::Module& module, const ptx::Function& kernel);
 

@@ -276,12 +276,12 @@ Launch load_launch(const std::filesystem::path& path, const std::vector<std::str
   if (sequence) {
     r.require_map(root, "",
                   {"ptx", "seed", "buffers", "symbols", "constants", "outputs", "expect", "reference",
-                   "budget", "call_stack_bytes", "out_of_bounds", "launches", "herding"});
+                   "budget", "call_stack_bytes", "out_of_bounds", "launches", "herding", "textures"});
   } else {
-    r.require_map(
-        root, "",
-        {"ptx", "kernel", "grid", "block", "shared_bytes", "seed", "buffers", "params", "outputs", "expect",
-         "reference", "budget", "call_stack_bytes", "symbols", "constants", "out_of_bounds", "herding"});
+    r.require_map(root, "",
+                  {"ptx", "kernel", "grid", "block", "shared_bytes", "seed", "buffers", "params", "outputs",
+                   "expect", "reference", "budget", "call_stack_bytes", "symbols", "constants",
+                   "out_of_bounds", "herding", "textures"});
   }
   Launch launch;
   launch.path = path;
@@ -362,6 +362,7 @@ Launch load_launch(const std::filesystem::path& path, const std::vector<std::str
     }
   }
 
+  if (const YAML::Node textures = root["textures"]) read_textures(r, textures, launch);
   if (const YAML::Node symbols = root["symbols"]) read_symbols(r, symbols, launch);
   if (sequence) {
     launch.steps = read_steps(r, root["launches"], "launches", launch);

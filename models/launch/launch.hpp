@@ -79,9 +79,20 @@ struct SymbolSpec {
   uint32_t line = 0;
 };
 
-struct ParamValue {
-  enum class Kind { buffer, integer, real, expression, null, bytes, fields } kind = Kind::integer;
+// A buffer the kernel reads through tex as a texture object (cudaTextureObject_t), bound under `textures:`:
+// point filtering, unnormalized coordinates, clamp addressing (docs/launch-files.md, "Textures").
+struct TextureSpec {
+  std::string name;
   std::string buffer;
+  std::array<uint32_t, 3> dims{1, 1, 1};  // width, height, depth in texels
+  uint8_t ndims = 1;                      // entries of dims: 1, 2 or 3
+  ptx::Type type = ptx::Type::u8;         // texel type: u8 s8 u16 s16 u32 s32 f32 (the buffer's by default)
+  uint32_t line = 0;
+};
+
+struct ParamValue {
+  enum class Kind { buffer, integer, real, expression, null, bytes, fields, texture } kind = Kind::integer;
+  std::string buffer;            // buffer: its name; texture: the texture's name
   std::string offset;            // buffer: an integer expression in i ("" = 0), in elements or bytes
   bool offset_in_bytes = false;  // "data+1024B"
   int64_t integer = 0;
@@ -161,7 +172,8 @@ struct Launch {
   std::unordered_map<std::string, size_t> symbol_index;  // name -> position in symbols (lookups only)
   std::map<std::string, int64_t> constants;              // names usable in expressions
   ptx::OutOfBounds out_of_bounds = ptx::OutOfBounds::error;
-  HerdingSpec herding;  // the `herding:` section (docs/herding.md); nothing herded without one
+  HerdingSpec herding;                // the `herding:` section (docs/herding.md); nothing herded without one
+  std::vector<TextureSpec> textures;  // `textures:` in file order; handle texture_handle(i) is textures[i]
   bool is_sequence() const { return !steps.empty(); }
   void add_buffer(BufferSpec spec);
   // The buffer (or symbol view) named `name`, or nullptr; by the index unless buffers was filled directly.
@@ -169,6 +181,8 @@ struct Launch {
   void add_symbol(SymbolSpec spec);
   // The symbols: entry named `name`, or nullptr; by the index unless symbols was filled directly.
   const SymbolSpec* find_symbol_spec(const std::string& name) const;
+  // The position of texture `name` in textures, or -1.
+  int find_texture(const std::string& name) const;
 };
 
 Launch load_launch(const std::filesystem::path& path);

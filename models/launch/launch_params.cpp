@@ -75,6 +75,11 @@ ParamValue read_scalar_param(const Reader& r, const YAML::Node& n, const std::st
   if (!n.IsScalar()) r.fail(n, path, "expected a buffer name, a number, an expression in i or null");
   const std::string text = trim(n.Scalar());
   uint64_t unsigned_value = 0;
+  if (launch.find_texture(text) >= 0) {  // a texture object: its handle
+    p.kind = ParamValue::Kind::texture;
+    p.buffer = text;
+    return p;
+  }
   if (read_buffer_reference(r, n, path, launch, text, p)) return p;
   if (YAML::convert<int64_t>::decode(n, p.integer)) {
     p.kind = ParamValue::Kind::integer;

@@ -98,5 +98,7 @@ ParamValue read_param(const Reader& r, const YAML::Node& n, const std::string& p
 std::vector<Step> read_steps(const Reader& r, const YAML::Node& n, const std::string& path,
                              const Launch& launch);
 void read_symbols(const Reader& r, const YAML::Node& n, Launch& launch);
+// `textures:` (launch_textures.cpp), after the buffers and constants.
+void read_textures(const Reader& r, const YAML::Node& n, Launch& launch);
 
 }  // namespace simtlm::launch::detail

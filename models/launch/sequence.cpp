@@ -372,6 +372,7 @@ std::unique_ptr<PlannedLaunch> SequenceSession::plan(const Step& step, int64_t i
   c.hooks = options_.hooks;
   c.symbol_address = *r.symbol_address;
   c.param_buffer = build_param_buffer(launch_, *r.kernel, step.params, addresses_, i);
+  c.textures = texture_objects(launch_, addresses_);
   const bool file_module = step.ptx == launch_.ptx;
   for (std::string& w : uninitialised_const_warnings(*r.module, *r.kernel,
                                                      file_module ? host_written_ : std::set<std::string>{})) {

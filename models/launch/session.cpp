@@ -202,6 +202,7 @@ std::unique_ptr<DeviceImage> Session::prepare_device() const {
   context.symbol_address = place_symbols(launch_, *module_, true, memory, image->initial, initialised);
   add_symbol_views(launch_, *module_, context.symbol_address, memory, image->addresses, image->initial);
   context.param_buffer = build_param_buffer(launch_, *kernel_, launch_.params, image->addresses, 0);
+  context.textures = texture_objects(launch_, image->addresses);
   context.hooks = options_.hooks;
   return image;
 }

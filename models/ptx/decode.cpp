@@ -105,6 +105,7 @@ const std::unordered_map<std::string_view, OpSpec>& op_table() {
       {"sin", {Op::sin, kAType | kAFtz | kAApprox}},
       {"cos", {Op::cos, kAType | kAFtz | kAApprox}},
       {"tanh", {Op::tanh, kAType | kAApprox}},
+      {"tex", {Op::tex, kAType | kAType2 | kAVec}},
   };
   return table;
 }
@@ -373,6 +374,17 @@ bool family_modifier(std::string_view base, std::string_view mod, Instr& instr) 
           {"normal", Sub::testp_normal}, {"subnormal", Sub::testp_subnormal}};
       return lookup(kTests, mod, &instr.sub);
     }
+    case Op::tex:
+      if (mod == "1d" || mod == "2d" || mod == "3d") {
+        instr.sub = mod == "1d" ? Sub::tex_1d : mod == "2d" ? Sub::tex_2d : Sub::tex_3d;
+        return true;
+      }
+      if (mod == "a1d" || mod == "a2d" || mod == "cube" || mod == "acube" || mod == "2dms" || mod == "a2dms")
+        unsupported("texture geometry ." + std::string(mod) + " is not supported (.1d, .2d and .3d are)");
+      if (mod == "base" || mod == "level" || mod == "grad")
+        unsupported("tex." + std::string(mod) +
+                    " (mipmap levels) is not supported: only plain tex fetches are");
+      return false;
     case Op::ld:
       if (mod == "nc") {
         instr.flags |= kNc;

@@ -47,6 +47,14 @@ bool is_float_arithmetic(Op op) {
   }
 }
 
+std::string fmt_coordinates(std::string_view opcode, unsigned want) {
+  return "bad operand: " + quoted(opcode) + " takes its coordinates as a vector of " + std::to_string(want) +
+         (want == 4   ? " registers (x, y, z and an unused fourth)"
+          : want == 1 ? " register"
+                      : " registers") +
+         " after the texture object: [%rd, {...}]";
+}
+
 }  // namespace
 
 void check_supported_type(const Instr& instr, std::string_view opcode) {
@@ -310,6 +318,35 @@ void decode_operands(std::string_view opcode, std::vector<ParsedOperand>& ops, I
         instr.src[2] = source(ops[first + 2], t);
         instr.nsrc = 3;
       }
+      return;
+    }
+    case Op::tex: {
+      // tex.{1d,2d,3d}.v4.{u32,s32,f32}.{f32,s32} {d0, d1, d2, d3}, [handle, {coordinates}]
+      if (instr.sub == Sub::none) fail(quoted(opcode) + " needs a geometry (.1d, .2d or .3d)");
+      if (instr.vec != 4) unsupported(quoted(opcode) + ": only .v4 texture fetches are supported");
+      if (t != Type::u32 && t != Type::s32 && t != Type::f32)
+        unsupported(quoted(opcode) + ": texture results of type ." + type_name(t) +
+                    " are not supported (.u32, .s32 and .f32 are)");
+      if (instr.type2 != Type::f32 && instr.type2 != Type::s32)
+        unsupported(quoted(opcode) + ": coordinates of type ." + type_name(instr.type2) +
+                    " are not supported (.f32 and .s32 are)");
+      if (ops.size() > 3)
+        unsupported(quoted(opcode) + ": offset and depth-compare operands of tex are not supported");
+      expect_count(ops, 3, opcode);
+      dst(0, /*allow_vec=*/true);
+      if (instr.dst[0].kind != OperandKind::vec || instr.dst[0].count != 4)
+        fail("bad operand: tex needs a destination vector of 4 registers");
+      instr.src[0] = source(ops[1], Type::u64);
+      if (instr.src[0].kind != OperandKind::reg) fail("bad operand: the texture object must be a register");
+      instr.src[1] = source(ops[2], instr.type2, kSrcVec);
+      const unsigned want = instr.sub == Sub::tex_1d ? 1 : instr.sub == Sub::tex_2d ? 2 : 4;
+      if (instr.src[1].kind != OperandKind::vec || instr.src[1].count != want)
+        fail(fmt_coordinates(opcode, want));
+      for (unsigned i = 0; i < instr.src[1].count; ++i) {
+        if (instr.src[1].vregs[i] == kNoReg) fail("bad operand: a texture coordinate cannot be '_'");
+      }
+      instr.nsrc = 2;
+      instr.space = Space::global;  // texels are global memory (no texture cache is modelled)
       return;
     }
     default:

@@ -382,6 +382,9 @@ WarpStep Executor::execute(WarpContext& warp, uint32_t pc, LaneMask mask) const 
     case Op::red:
       exec_memory(c);
       return step;
+    case Op::tex:
+      exec_texture(c);
+      return step;
     default:
       break;
   }

@@ -95,6 +95,7 @@ void exec_float(Ctx& c);
 void exec_cvt(Ctx& c);
 void exec_memory(Ctx& c);
 void exec_cvta(Ctx& c);
+void exec_texture(Ctx& c);  // tex (executor_tex.cpp)
 void exec_call(Ctx& c);
 void exec_vote(Ctx& c);
 void exec_shfl(Ctx& c);

@@ -43,6 +43,21 @@ struct ExecutionHooks {
   LoadAddressHook* load = nullptr;
 };
 
+// A texture object bound by the launch file (docs/launch-files.md, "Textures"): a buffer read through tex
+// with point filtering, unnormalized coordinates and clamp addressing. The kernel receives its handle,
+// texture_handle(index), as a .u64 parameter, as cudaTextureObject_t is.
+struct TextureObject {
+  uint64_t base = 0;             // global address of texel (0, 0, 0)
+  uint32_t dims[3] = {1, 1, 1};  // width, height, depth in texels (unused axes 1)
+  uint8_t ndims = 1;             // 1, 2 or 3: the geometry a tex instruction must name
+  Type element = Type::u8;       // u8 s8 u16 s16 u32 s32 f32: one channel per texel
+  std::string name;              // for messages
+};
+// Handles start at 1, as CUDA's do, so a zeroed parameter is never a texture.
+constexpr uint64_t texture_handle(size_t index) {
+  return uint64_t(index) + 1;
+}
+
 // Values fixed for a whole launch.
 struct LaunchContext {
   const Module* module = nullptr;
@@ -52,6 +67,7 @@ struct LaunchContext {
   std::vector<uint8_t> param_buffer;     // the kernel's .param block, laid out per Function::params
   GlobalMemory* global = nullptr;        // global and const variables and buffers
   std::vector<uint64_t> symbol_address;  // per Module::symbols: global/const absolute address (0 for others)
+  std::vector<TextureObject> textures;   // handle texture_handle(i) is textures[i]
   uint32_t nsm = 1;
   std::string* printf_sink = nullptr;  // vprintf output goes here (nullptr: stdout)
   ExecutionHooks hooks;                // seen by every runner that executes through Executor

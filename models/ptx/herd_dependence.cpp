@@ -48,7 +48,7 @@ std::vector<uint32_t> read_registers(const Instr& in) {
 }
 
 bool reads_memory(const Instr& in) {
-  return in.op == Op::ld || in.op == Op::atom;
+  return in.op == Op::ld || in.op == Op::atom || in.op == Op::tex;  // tex reads texels of global memory
 }
 bool writes_memory(const Instr& in) {
   return in.op == Op::st || in.op == Op::atom || in.op == Op::red;

@@ -106,7 +106,7 @@ bool is_thread_varying(SpecialReg reg) {
 }
 
 bool is_data_load(const Instr& in) {
-  return (in.op == Op::ld && in.space != Space::param) || in.op == Op::atom;
+  return (in.op == Op::ld && in.space != Space::param) || in.op == Op::atom || in.op == Op::tex;
 }
 
 // True when the instruction's result may differ between the lanes of a warp whatever its operands.

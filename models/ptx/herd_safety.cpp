@@ -85,6 +85,7 @@ std::vector<VulnerableOp> vulnerable_ops(const DependenceGraph& graph, const Loo
   const auto& code = graph.kernel().code;
   for (uint32_t pc = 0; pc < code.size(); ++pc) {
     const Instr& in = code[pc];
+    if (in.op == Op::tex) continue;  // never vulnerable: tex clamps its coordinates and cannot fault
     auto add = [&](VulnerableKind kind, uint32_t reg) {
       out.push_back(VulnerableOp{Vulnerability{kind, pc}, reg, seeds_of(graph, pc, reg)});
     };

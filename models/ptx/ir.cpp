@@ -28,13 +28,13 @@ const char* space_name(Space s) {
 
 const char* op_name(Op op) {
   static const char* const kNames[] = {
-      "bra",    "ret",  "exit",  "trap",  "call", "bar",      "bar.warp", "vote",  "shfl", "activemask",
-      "membar", "nop",  "add",   "sub",   "mul",  "mad",      "mul24",    "mad24", "div",  "rem",
-      "abs",    "neg",  "min",   "max",   "fma",  "copysign", "sad",      "and",   "or",   "xor",
-      "not",    "cnot", "shl",   "shr",   "shf",  "popc",     "clz",      "bfind", "brev", "bfe",
-      "bfi",    "prmt", "lop3",  "setp",  "selp", "slct",     "testp",    "mov",   "cvt",  "cvta",
-      "ld",     "st",   "atom",  "red",   "sqrt", "rsqrt",    "rcp",      "ex2",   "lg2",  "sin",
-      "cos",    "tanh", "match", "redux", "fns",  "nanosleep"};
+      "bra",    "ret",  "exit",  "trap",  "call", "bar",       "bar.warp", "vote",  "shfl", "activemask",
+      "membar", "nop",  "add",   "sub",   "mul",  "mad",       "mul24",    "mad24", "div",  "rem",
+      "abs",    "neg",  "min",   "max",   "fma",  "copysign",  "sad",      "and",   "or",   "xor",
+      "not",    "cnot", "shl",   "shr",   "shf",  "popc",      "clz",      "bfind", "brev", "bfe",
+      "bfi",    "prmt", "lop3",  "setp",  "selp", "slct",      "testp",    "mov",   "cvt",  "cvta",
+      "ld",     "st",   "atom",  "red",   "sqrt", "rsqrt",     "rcp",      "ex2",   "lg2",  "sin",
+      "cos",    "tanh", "match", "redux", "fns",  "nanosleep", "tex"};
   static_assert(std::size(kNames) == static_cast<size_t>(Op::count_), "op_name table out of date");
   auto index = static_cast<size_t>(op);
   return index < std::size(kNames) ? kNames[index] : "?";

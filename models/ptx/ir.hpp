@@ -159,6 +159,8 @@ enum class Op : uint8_t {
   redux,
   fns,
   nanosleep,
+  // texture fetch through a texture object (tex.1d/2d/3d.v4; docs/ir.md, "Textures")
+  tex,
   count_
 };
 const char* op_name(Op op);
@@ -224,6 +226,9 @@ enum class Sub : uint8_t {
   r_and,
   r_or,
   r_xor,  // redux
+  tex_1d,
+  tex_2d,
+  tex_3d,  // tex geometry
 };
 
 // Modifier bits.

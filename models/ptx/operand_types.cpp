@@ -152,6 +152,8 @@ Expect source_rule(const Instr& in, unsigned index) {
       return exact(index == 0 ? t : Type::b32);
     case Op::fns:
       return exact(index == 0 ? Type::b32 : index == 1 ? Type::u32 : Type::s32);
+    case Op::tex:  // the texture object, then the coordinates
+      return exact(index == 0 ? Type::b64 : in.type2);
     default:
       return exact(t);
   }

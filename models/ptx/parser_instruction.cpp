@@ -177,6 +177,28 @@ ParsedOperand Parser::parse_operand() {
   fail(line, "bad operand " + describe(token));
 }
 
+void Parser::parse_texture_operands(uint32_t line) {
+  operands_.push_back(parse_operand());  // the destination vector (checked by the decoder)
+  expect(',', "after the tex destination");
+  expect('[', "opening the texture operand [object, {coordinates}]");
+  const Token& object = peek();
+  if (object.kind == Tok::ident && !regs_.find(object.text))
+    refuse(line, "texture references (.texref " + std::string(object.text) +
+                     ") are not supported: pass a texture object (cudaTextureObject_t)");
+  if (object.kind != Tok::reg && object.kind != Tok::ident)
+    fail(line, "bad operand: expected a texture object register, found " + describe(object));
+  operands_.push_back(parse_operand());
+  expect(',', "after the texture object");
+  if (!is_punct('{')) {
+    if (peek().kind == Tok::reg || peek().kind == Tok::ident)
+      refuse(line, "separate sampler operands (.texmode_independent) are not supported");
+    fail(line, "bad operand: expected the coordinate vector {...}, found " + describe(peek()));
+  }
+  operands_.push_back(parse_operand());
+  expect(']', "closing the texture operand");
+  while (accept(',')) operands_.push_back(parse_operand());  // offsets, depth compare: refused by the decoder
+}
+
 uint32_t Parser::materialize_literal(uint32_t line) {
   ParsedOperand literal = parse_literal();
   if (literal.literal == ParsedOperand::Literal::decimal)
@@ -228,7 +250,9 @@ void Parser::parse_instruction() {
     refuse(line, "unsupported instruction '" + std::string(opcode.text) + "'");
   operands_.clear();
   literal_moves_.clear();
-  if (!is_punct(';')) {
+  if (opcode.text == "tex" || opcode.text.starts_with("tex.")) {
+    parse_texture_operands(line);
+  } else if (!is_punct(';')) {
     do {
       operands_.push_back(parse_operand());
     } while (accept(','));

@@ -263,6 +263,9 @@ class Parser {
 
   void parse_instruction();
 
+  // tex: the destination, then [object, {coordinates}] pushed as two operands, then any further operands.
+  void parse_texture_operands(uint32_t line);
+
   // Parses a call argument list "(a, b)" of call-scope param names into symbol indices.
   std::vector<uint32_t> parse_call_params(uint32_t line);
 

@@ -73,7 +73,8 @@ class Propagator {
     for (uint32_t i = 0; i < in.nsrc; ++i) result.join(operand_taint(in.src[i], regs));
     // A guarded write is a select between the old and the new value on the guard, like selp.
     if (in.guard != kNoReg) result.join(regs[in.guard]);
-    if (in.op == Op::ld || in.op == Op::atom) result.join(loaded_value(in, pc));
+    // A texture fetch is a load: its texel comes from memory at an address its coordinates decide.
+    if (in.op == Op::ld || in.op == Op::atom || in.op == Op::tex) result.join(loaded_value(in, pc));
     if (in.op == Op::activemask) result.sources |= kFromMachine;
 
     for (uint32_t d = 0; d < in.ndst; ++d) {

@@ -48,6 +48,12 @@ class KernelRun {
     const Param& p = launch_.kernel->params.at(index);
     std::memcpy(launch_.param_buffer.data() + p.offset, &value, std::min<size_t>(p.size, sizeof value));
   }
+  // Binds a texture object (launch files bind them under textures:) and returns its handle.
+  uint64_t texture(const TextureObject& texture) {
+    launch_.textures.push_back(texture);
+    return texture_handle(launch_.textures.size() - 1);
+  }
+  const LaunchContext& context() const { return launch_; }
   RunStats run(RunOptions options = {}) {
     Cfg cfg(*launch_.kernel);
     FunctionalRunner runner(launch_, cfg, options);

@@ -69,7 +69,7 @@ TEST(CfgOnWorkloads, ReconvergencePointIsTheImmediatePostDominator) {
       }
     }
   }
-  EXPECT_EQ(kernels, 55);
+  EXPECT_EQ(kernels, 57);
   EXPECT_GT(branches, 40);
 }
 

@@ -293,8 +293,8 @@ TEST(PtxErrors, UnsupportedInstructionsRefuseTheKernel) {
   expect_body_refused("ret;\nadd.cc.u32 %r1, %r2, %r3;", 1, "carry-chain");
   expect_body_refused("ret;\naddc.u32 %r1, %r2, %r3;", 1, "unsupported instruction 'addc.u32'");
   expect_body_refused("ret;\nmadc.hi.u32 %r1, %r2, %r3, %r4;", 1, "unsupported instruction");
-  expect_body_refused("ret;\ntex.2d.v4.f32.f32 {%f1,%f2,%f3,%f0}, [%rd1, {%f1, %f2}];", 1,
-                      "unsupported instruction 'tex.2d");
+  expect_body_refused("ret;\ntld4.r.2d.v4.f32.f32 {%f1,%f2,%f3,%f0}, [%rd1, {%f1, %f2}];", 1,
+                      "unsupported instruction 'tld4.r.2d");
   expect_body_refused("ret;\nvabsdiff4.u32.u32.u32 %r1, %r2, %r3, %r4;", 1, "unsupported instruction");
   expect_body_refused("ret;\nadd.e4m3.u32 %r1, %r2, %r3;", 1, "unsupported modifier .e4m3");
   expect_body_refused("ret;\nld.global.b128 %rd1, [%rd1];", 1, ".b128 is not supported");

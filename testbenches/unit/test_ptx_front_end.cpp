@@ -385,7 +385,7 @@ constexpr const char* kMixedModule = R"(.version 9.0
 {
   .reg .f32 %f<5>;
   .reg .b64 %rd<2>;
-  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}];
+  tex.level.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}], %f3;
   ret;
 }
 .visible .entry calls_carry(.param .u64 out)
@@ -414,9 +414,9 @@ TEST(PerKernelRefusal, SelectingARefusedKernelGivesTheOriginalLineAndTheKernel) 
   const Module module = parse_ptx(kMixedModule, "mixed.ptx");
   KernelRun texture(module, "texture_user", Dim3{1, 1, 1}, Dim3{1, 1, 1});
   EXPECT_EQ(texture.error(),
-            "mixed.ptx:34: unsupported instruction 'tex.2d.v4.f32.f32'; kernel texture_user cannot run (the "
-            "module's other kernels are not affected)\n    tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, "
-            "{%f1, %f2}];");
+            "mixed.ptx:34: tex.level (mipmap levels) is not supported: only plain tex fetches are; kernel "
+            "texture_user cannot run (the module's other kernels are not affected)\n    "
+            "tex.level.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}], %f3;");
   KernelRun caller(module, "calls_carry", Dim3{1, 1, 1}, Dim3{1, 1, 1});
   EXPECT_EQ(
       caller.error(),

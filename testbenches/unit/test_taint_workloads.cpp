@@ -42,7 +42,8 @@ const std::map<std::string, std::string> kSuiteClasses = {
     {"recursive_gaussian_columns", "PPPPPPPPPPP"},
     {"reduce_interleaved", "PPPP"},  // tid % (2 * stride) == 0
     {"single_loop", "PP"},
-    {"sobel", "PPD"},  // image bounds P; magnitude > 255 is D
+    {"sobel", "PPD"},      // image bounds P; magnitude > 255 is D
+    {"sobel_tex", "PPD"},  // as sobel: the texels fetched by tex are loaded data
     // Herding study (issue 14):
     {"binomial_options", "PPPPPPP"},  // the strided j < level loops and barriers: ids and parameters only
     {"collide",
@@ -61,10 +62,11 @@ const std::map<std::string, std::string> kSuiteClasses = {
     {"merge_histogram256", "PPPPPPPPPPP"},
     // bounds check, the 20 unrolled escape tests and the loop exit: values from ids and parameters only
     {"mandelbrot_sdk", std::string(22, 'P')},
-    {"ocean_spectrum", "P"},     // grid bounds
-    {"sad_4x4", "PP"},           // frame-edge checks on displacements
-    {"sort_keys", "PPPDPP"},     // bitonic: the compare-exchange on loaded keys is D
-    {"volume_render", "PPPDP"},  // only the opaque exit (accumulated loaded densities) is D
+    {"ocean_spectrum", "P"},         // grid bounds
+    {"sad_4x4", "PP"},               // frame-edge checks on displacements
+    {"sort_keys", "PPPDPP"},         // bitonic: the compare-exchange on loaded keys is D
+    {"volume_render", "PPPDP"},      // only the opaque exit (accumulated loaded densities) is D
+    {"volume_render_tex", "PPPDP"},  // as volume_render, the densities fetched by tex3D
     // Robust SIMD study (issue 15), fft, edge_filter, hotspot, lu: tests on task ids and parameters only.
     {"fft_twiddles", "P"},  // the octant reduction compiles to selects: only the bounds check branches
     {"fft_bit_reverse", "P"},

@@ -52,8 +52,31 @@ std::string describe_param(const launch::ParamValue& p) {
       return fmt::format("{} raw bytes", p.bytes.size());
     case Kind::fields:
       return fmt::format("a struct of {} fields", p.fields.size());
+    case Kind::texture:
+      return "texture " + p.buffer;
   }
   return "an unknown parameter";
+}
+
+const launch::TextureSpec& param_texture(const launch::Launch& launch, size_t index,
+                                         const std::array<int64_t, 3>& dims, size_t ndims, ptx::Type type) {
+  const launch::ParamValue& p = reference_param(launch, index, "a texture");
+  const int found = p.kind == launch::ParamValue::Kind::texture ? launch.find_texture(p.buffer) : -1;
+  if (found < 0) {
+    reference_error(launch,
+                    fmt::format("parameter {} must be a texture, but is {}", index, describe_param(p)));
+  }
+  const launch::TextureSpec& t = launch.textures[size_t(found)];
+  bool same = t.ndims == ndims && t.type == type;
+  for (size_t i = 0; i < ndims; ++i) same = same && int64_t(t.dims[i]) == dims[i];
+  if (!same) {
+    std::string want = std::to_string(dims[0]), have = std::to_string(t.dims[0]);
+    for (size_t i = 1; i < ndims; ++i) want += fmt::format(" x {}", dims[i]);
+    for (size_t i = 1; i < t.ndims; ++i) have += fmt::format(" x {}", t.dims[i]);
+    reference_error(launch, fmt::format("texture {} must be {} {} texels, but is {} {} texels", t.name, want,
+                                        ptx::type_name(type), have, ptx::type_name(t.type)));
+  }
+  return t;
 }
 
 uint64_t elements(int64_t a, int64_t b, int64_t c) {

@@ -1,6 +1,7 @@
 // Host-side C++ references of the workload suite: each computes a kernel's outputs from its inputs.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -46,6 +47,10 @@ const launch::ParamValue& reference_param(const launch::Launch& launch, size_t i
                                           const std::string& expected);
 // A parameter as an error message shows it: "buffer data+256", "the integer 64", "null".
 std::string describe_param(const launch::ParamValue& p);
+// The texture passed as parameter `index`, which must have the first `ndims` of `dims` as its size and
+// `type` texels (the kernel's parameters say what it reads).
+const launch::TextureSpec& param_texture(const launch::Launch& launch, size_t index,
+                                         const std::array<int64_t, 3>& dims, size_t ndims, ptx::Type type);
 // The product of the non-negative parts of the factors (a negative factor means no elements), saturated.
 uint64_t elements(int64_t a, int64_t b = 1, int64_t c = 1);
 

@@ -48,8 +48,10 @@ constexpr std::pair<const char*, ReferenceFn> kReferences[] = {
     {"short_path", short_path},
     {"single_loop", single_loop},
     {"sobel", sobel},
+    {"sobel_tex", sobel_tex},
     {"svm_kernel", svm_kernel},
     {"volume_render", volume_render},
+    {"volume_render_tex", volume_render_tex},
 };
 
 // References of workloads that are launch sequences (launches:): SequenceSession runs them, not the

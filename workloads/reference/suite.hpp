@@ -87,7 +87,9 @@ void sad(const launch::Launch& launch, Buffers& buffers);
 void short_path(const launch::Launch& launch, Buffers& buffers);
 void single_loop(const launch::Launch& launch, Buffers& buffers);
 void sobel(const launch::Launch& launch, Buffers& buffers);
+void sobel_tex(const launch::Launch& launch, Buffers& buffers);
 void svm_kernel(const launch::Launch& launch, Buffers& buffers);
 void volume_render(const launch::Launch& launch, Buffers& buffers);
+void volume_render_tex(const launch::Launch& launch, Buffers& buffers);
 
 }  // namespace simtlm::workloads

@@ -1,5 +1,7 @@
-// Reference of workloads/volume_render: the kernel's ray setup, slab test, trilinear sampling and
-// front-to-back compositing per pixel, with the same float operations in the same order.
+// Reference of workloads/volume_render and workloads/volume_render_tex: the kernel's ray setup, slab test,
+// trilinear sampling and front-to-back compositing per pixel, with the same float operations in the same
+// order.
+#include <algorithm>
 #include <cmath>
 
 #include "workloads/reference/suite.hpp"
@@ -40,21 +42,23 @@ int cell_of(float box_coordinate, int size, float* fraction) {
   return cell;
 }
 
-float sample_volume(const uint8_t* volume, int size, const float point[3]) {
+// voxel(x, y, z) is the volume's value there, as a float.
+template <class Voxel>
+float sample_volume(const Voxel& voxel, int size, const float point[3]) {
   float fx, fy, fz;
   const int x = cell_of(point[0], size, &fx);
   const int y = cell_of(point[1], size, &fy);
   const int z = cell_of(point[2], size, &fz);
-  const uint8_t* v = volume + (z * size + y) * size + x;
-  const int row = size, slice = size * size;
-  const float c00 = lerp(v[0], v[1], fx), c10 = lerp(v[row], v[row + 1], fx);
-  const float c01 = lerp(v[slice], v[slice + 1], fx), c11 = lerp(v[slice + row], v[slice + row + 1], fx);
+  const float c00 = lerp(voxel(x, y, z), voxel(x + 1, y, z), fx);
+  const float c10 = lerp(voxel(x, y + 1, z), voxel(x + 1, y + 1, z), fx);
+  const float c01 = lerp(voxel(x, y, z + 1), voxel(x + 1, y, z + 1), fx);
+  const float c11 = lerp(voxel(x, y + 1, z + 1), voxel(x + 1, y + 1, z + 1), fx);
   return lerp(lerp(c00, c10, fy), lerp(c01, c11, fy), fz);
 }
 
-}  // namespace
-
-void volume_render(const launch::Launch& launch, Buffers& buffers) {
+// The image (parameter image_index) of the volume that volume_of(volume_size) gives a voxel(x, y, z) view of.
+template <class VolumeView>
+void render(const launch::Launch& launch, Buffers& buffers, size_t image_index, const VolumeView& volume_of) {
   const int width = static_cast<int>(param_int(launch, 2));
   const int height = static_cast<int>(param_int(launch, 3));
   const int size = static_cast<int>(param_int(launch, 4));
@@ -67,9 +71,8 @@ void volume_render(const launch::Launch& launch, Buffers& buffers) {
   if (size < 2)
     reference_error(launch, "volume_size must be at least 2 (trilinear cells), not " + std::to_string(size));
   uint8_t* image =
-      checked_param_buffer<uint8_t>(launch, buffers, 0, elements(width, height), "width x height");
-  const uint8_t* volume =
-      checked_param_buffer<uint8_t>(launch, buffers, 1, elements(size, size, size), "volume_size^3 voxels");
+      checked_param_buffer<uint8_t>(launch, buffers, image_index, elements(width, height), "width x height");
+  const auto voxel = volume_of(size);
   for (int y = 0; y < height; ++y) {
     for (int x = 0; x < width; ++x) {
       const float u = (static_cast<float>(x) + 0.5f) * (2.0f / static_cast<float>(width)) - 1.0f;
@@ -89,7 +92,7 @@ void volume_render(const launch::Launch& launch, Buffers& buffers) {
       for (int i = 0; i < max_steps; ++i) {
         const float point[3] = {origin[0] + direction[0] * t, origin[1] + direction[1] * t,
                                 origin[2] + direction[2] * t};
-        const float density = sample_volume(volume, size, point) * density_scale;
+        const float density = sample_volume(voxel, size, point) * density_scale;
         const float weight = (1.0f - alpha) * (density * absorption);
         colour = colour + weight * density;
         alpha = alpha + weight;
@@ -100,6 +103,30 @@ void volume_render(const launch::Launch& launch, Buffers& buffers) {
       pixel = static_cast<uint8_t>(static_cast<int>(smaller(colour * brightness, 1.0f) * 255.0f));
     }
   }
+}
+
+}  // namespace
+
+void volume_render(const launch::Launch& launch, Buffers& buffers) {
+  render(launch, buffers, 0, [&](int size) {
+    const uint8_t* volume =
+        checked_param_buffer<uint8_t>(launch, buffers, 1, elements(size, size, size), "volume_size^3 voxels");
+    return [volume, size](int x, int y, int z) -> float { return volume[(z * size + y) * size + x]; };
+  });
+}
+
+// The texture version clamps every coordinate as the texture does; cell_of keeps the reads inside the volume,
+// so the image is volume_render's.
+void volume_render_tex(const launch::Launch& launch, Buffers& buffers) {
+  render(launch, buffers, 0, [&](int size) {
+    const launch::TextureSpec& texture = param_texture(launch, 1, {size, size, size}, 3, ptx::Type::u8);
+    const uint8_t* volume = checked_view<uint8_t>(launch, buffers, texture.buffer, elements(size, size, size),
+                                                  "the texture's texels");
+    return [volume, size](int x, int y, int z) -> float {
+      const auto clamp = [size](int c) { return std::clamp(c, 0, size - 1); };
+      return volume[(clamp(z) * size + clamp(y)) * size + clamp(x)];
+    };
+  });
 }
 
 }  // namespace simtlm::workloads
