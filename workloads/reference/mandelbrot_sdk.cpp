@@ -25,8 +25,9 @@ int rolled_escape_count(float x, float y, float c_re, float c_im, int crunch) {
 void mandelbrot_sdk(const launch::Launch& launch, Buffers& buffers) {
   const int width = static_cast<int>(param_int(launch, 1));
   const int height = static_cast<int>(param_int(launch, 2));
-  uint8_t* pixels =
-      checked_param_buffer<uint8_t>(launch, buffers, 0, 4 * elements(width, height), "4 bytes per pixel");
+  // One u32 per pixel: the kernel's uchar4 (r, g, b, 0) read little-endian.
+  uint32_t* pixels =
+      checked_param_buffer<uint32_t>(launch, buffers, 0, elements(width, height), "one RGBA pixel per u32");
   const int64_t crunch = param_int(launch, 3);
   // The rolled loop counts down from crunch to 0; below 1 it would run until the counter wrapped.
   if (crunch < 1 || crunch > (int64_t{1} << 24))
@@ -43,10 +44,10 @@ void mandelbrot_sdk(const launch::Launch& launch, Buffers& buffers) {
       const float y_pos = y_center + static_cast<float>(py - height / 2) * step;
       const int m = is_julia ? rolled_escape_count(x_pos, y_pos, julia_re, julia_im, static_cast<int>(crunch))
                              : rolled_escape_count(0.0f, 0.0f, x_pos, y_pos, static_cast<int>(crunch));
-      uint8_t* pixel = pixels + 4 * (static_cast<uint64_t>(py) * static_cast<uint64_t>(width) + px);
+      uint32_t rgba = 0;
       for (int channel = 0; channel < 3; ++channel)
-        pixel[channel] = static_cast<uint8_t>(static_cast<uint32_t>(m) * colour[channel]);
-      pixel[3] = 0;
+        rgba |= uint32_t{static_cast<uint8_t>(static_cast<uint32_t>(m) * colour[channel])} << (8 * channel);
+      pixels[static_cast<uint64_t>(py) * static_cast<uint64_t>(width) + px] = rgba;
     }
   }
 }
