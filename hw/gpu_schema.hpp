@@ -38,6 +38,15 @@ inline config::ParamRows run_rows() {
        "and "
        "stops an endless store, ALU or spin loop of 16 warps in 1 to 2 s "
        "(docs/timing-model.md, Errors)"},
+      {"run.tlm_check",
+       K::boolean,
+       "false",
+       0,
+       0,
+       {},
+       "put a TLM-2.0 base-protocol checker on every link of the memory system (SM to L1, L1 to crossbar, "
+       "crossbar to L2, L2 to DRAM; models/mem/tlm_checker.hpp): a broken rule stops the run with an "
+       "sc_report of type simtlm/tlm_check naming the link and the rule (docs/systemc.md)"},
   };
 }
 

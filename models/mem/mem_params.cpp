@@ -107,9 +107,10 @@ DramParams dram_channel_params(const config::ConfigSection& dram, uint32_t l2_ba
 }
 
 MemoryParams memory_params(const config::MachineConfig& config, uint32_t sms, const sc_core::sc_time& clock) {
-  const config::ConfigSection l1(config, "l1"), l2(config, "l2");
+  const config::ConfigSection l1(config, "l1"), l2(config, "l2"), run(config, "run");
   MemoryParams p;
   p.sms = sms;
+  p.tlm_check = run.flag("tlm_check");
   p.l1_enabled = l1.flag("enabled");
   p.l1_disabled_fraction = l1.real("disabled_fraction");
   p.l1_pollution = l1.real("pollution");

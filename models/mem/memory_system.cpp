@@ -32,7 +32,7 @@ MemorySystem::MemorySystem(const MemoryParams& params, const ChannelTarget& chan
       // Before any access, so nothing is written back; the set stays for every kernel of the run (the
       // paper's steady-state disruption), not redrawn per launch.
       if (p_.l1_pollution > 0) l1->pollute(p_.l1_pollution, pollution_seed_for(p_.l1_pollution_seed, i));
-      l1->out.bind(xbar_->in);
+      link(l1->out, xbar_->in, "check_l1_" + std::to_string(i) + "_xbar");
       l1_.push_back(std::move(l1));
     }
   }
@@ -46,13 +46,14 @@ MemorySystem::MemorySystem(const MemoryParams& params, const ChannelTarget& chan
     channels.push_back(&dram_.back()->in);
   }
   for (uint32_t b = 0; b < p_.l2_banks; ++b) {
+    const std::string channel = "dram" + std::to_string(b % p_.dram.channels);
     if (!p_.l2_enabled) {
-      xbar_->out.bind(*channels[b % p_.dram.channels]);
+      link(xbar_->out, *channels[b % p_.dram.channels], "check_xbar_" + std::to_string(b) + "_" + channel);
       continue;
     }
     auto l2 = std::make_unique<L2Cache>(("l2_" + std::to_string(b)).c_str(), p_.l2);
-    xbar_->out.bind(l2->in);
-    l2->out.bind(*channels[b % p_.dram.channels]);
+    link(xbar_->out, l2->in, "check_xbar_l2_" + std::to_string(b));
+    link(l2->out, *channels[b % p_.dram.channels], "check_l2_" + std::to_string(b) + "_" + channel);
     l2_.push_back(std::move(l2));
   }
 }
@@ -63,8 +64,23 @@ TargetSocket& MemorySystem::sm_port(uint32_t sm) {
     throw std::invalid_argument("MemorySystem: bind SM " + std::to_string(next_sm_) + " next, not " +
                                 std::to_string(sm));
   ++next_sm_;
-  if (p_.l1_enabled) return l1_[sm]->in;
-  return xbar_->in;
+  TargetSocket& first = p_.l1_enabled ? static_cast<TargetSocket&>(l1_[sm]->in) : xbar_->in;
+  if (!p_.tlm_check) return first;
+  checkers_.push_back(std::make_unique<TlmChecker>(
+      ("check_sm" + std::to_string(sm) + (p_.l1_enabled ? "_l1" : "_xbar")).c_str()));
+  checkers_.back()->out.bind(first);
+  return checkers_.back()->in;
+}
+
+template <typename Initiator>
+void MemorySystem::link(Initiator& initiator, TargetSocket& target, const std::string& name) {
+  if (!p_.tlm_check) {
+    initiator.bind(target);
+    return;
+  }
+  checkers_.push_back(std::make_unique<TlmChecker>(name.c_str()));
+  initiator.bind(checkers_.back()->in);
+  checkers_.back()->out.bind(target);
 }
 
 std::vector<DrainSequence::Step> MemorySystem::write_back_steps(std::function<void()> written_back) {

@@ -15,6 +15,7 @@
 #include "models/mem/crossbar.hpp"
 #include "models/mem/drain.hpp"
 #include "models/mem/dram_channel.hpp"
+#include "models/mem/tlm_checker.hpp"
 
 namespace simtlm::mem {
 
@@ -57,6 +58,10 @@ struct MemoryParams {
     return d;
   }
 
+  // A base-protocol checker (tlm_checker.hpp) on every link: SM to L1 (or crossbar), L1 to crossbar,
+  // crossbar to L2 (or DRAM), L2 to DRAM (run.tlm_check).
+  bool tlm_check = false;
+
   // The line of the first cache an SM's requests reach: no request is larger.
   uint32_t first_line_bytes() const { return l1_enabled ? l1.line_bytes : l2.line_bytes; }
 };
@@ -94,6 +99,8 @@ class MemorySystem {
   const std::vector<std::unique_ptr<L2Cache>>& l2s() const { return l2_; }  // empty without the L2
   // The built-in backends, in channel order; none for the channels a ChannelTarget replaced.
   const std::vector<std::unique_ptr<DramChannel>>& dram_channels() const { return dram_; }
+  // The links' protocol checkers (empty unless params.tlm_check), named after the link ("check_l1_0_xbar").
+  const std::vector<std::unique_ptr<TlmChecker>>& tlm_checkers() const { return checkers_; }
 
  private:
   const MemoryParams p_;
@@ -101,7 +108,12 @@ class MemorySystem {
   std::vector<std::unique_ptr<L1Cache>> l1_;
   std::vector<std::unique_ptr<DramChannel>> dram_;
   std::vector<std::unique_ptr<L2Cache>> l2_;
+  std::vector<std::unique_ptr<TlmChecker>> checkers_;
   uint32_t next_sm_ = 0;
+
+  // Binds initiator to target, through a new checker named `link` when params.tlm_check.
+  template <typename Initiator>
+  void link(Initiator& initiator, TargetSocket& target, const std::string& name);
 };
 
 }  // namespace simtlm::mem

@@ -173,6 +173,7 @@ const std::map<std::string, std::function<int(const GpuParams&)>>& selectors() {
        [](const GpuParams& g) { return int(g.sm.divergence.capri_clear_per_kernel); }},
       {"compaction.slp_disable", [](const GpuParams&) { return 0; }},  // checked in test_timing_compaction
       {"core.switch_on_memory", [](const GpuParams& g) { return int(g.sm.switch_on_memory); }},
+      {"run.tlm_check", [](const GpuParams& g) { return int(g.memory.tlm_check); }},
       {"wpu.task_mode", [](const GpuParams& g) { return int(g.sm.divergence.unit); }},
       {"divergence.unit", [](const GpuParams& g) { return int(g.sm.divergence.unit); }},
       {"wpu.policy", [](const GpuParams& g) { return int(g.sm.divergence.wpu.policy); }},
