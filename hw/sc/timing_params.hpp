@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <systemc>
 
 #include "hw/sc/sm_params.hpp"
 #include "models/config/machine_config.hpp"
@@ -23,5 +25,11 @@ struct GpuParams {
 // Throws config::ConfigError when parameters contradict each other (e.g. L2 banks not a multiple of the
 // DRAM channels).
 GpuParams gpu_params(const config::MachineConfig& config);
+
+// Empty when `resolution` holds a period of period_ps within 0.1%; else why not, naming `what`. gpu_params()
+// checks the core clock and the DRAM command clock against sc_get_time_resolution() with it: a 1,429 ps clock
+// at 1 ns resolution would silently run at 1 ns.
+std::string time_resolution_error(const std::string& what, double period_ps,
+                                  const sc_core::sc_time& resolution);
 
 }  // namespace simtlm::hw
