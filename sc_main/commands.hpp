@@ -42,6 +42,8 @@ struct RunArgs {
 };
 // `herd-safety` and `herd-profile` (sc_main/herd_commands.cpp): `action` is set to the parsed command's run.
 void add_herd_commands(CLI::App& app, std::function<int()>& action);
+// `mem-replay` (sc_main/replay_command.cpp).
+void add_replay_command(CLI::App& app, std::function<int()>& action);
 // The --herd-* options of run and compare (sc_main/herding_options.cpp).
 void add_herding_options(CLI::App& command, sim::HerdingCli& herding);
 

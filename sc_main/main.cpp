@@ -171,6 +171,8 @@ extern "C" int sc_main(int argc, char* argv[]) {
 
   std::function<int()> herd_action;
   simtlm::cli::add_herd_commands(app, herd_action);
+  std::function<int()> replay_action;
+  simtlm::cli::add_replay_command(app, replay_action);
 
   try {
     app.parse(argc, argv);
@@ -193,6 +195,7 @@ extern "C" int sc_main(int argc, char* argv[]) {
     if (*sweep_task_cmd) return simtlm::cli::sweep_task_command(sweep_task);
     if (*config_cmd) return simtlm::cli::config_command(config_file, config_markdown);
     if (herd_action) return herd_action();
+    if (replay_action) return replay_action();
     if (*stats_schema_cmd) {
       std::cout << simtlm::sim::stats_schema_markdown();
       return 0;
