@@ -29,7 +29,7 @@ set(SIMTLM_UNITY_EXCLUDED
   testbenches/unit/test_launch_values.cpp testbenches/systemc/test_memory_system.cpp
   testbenches/rtl/test_majority_structures_cc.cpp testbenches/timing/test_timing_memory.cpp
   testbenches/unit/test_quality.cpp)
-list(TRANSFORM SIMTLM_UNITY_EXCLUDED PREPEND ${CMAKE_SOURCE_DIR}/)
+list(TRANSFORM SIMTLM_UNITY_EXCLUDED PREPEND ${PROJECT_SOURCE_DIR}/)
 set_source_files_properties(${SIMTLM_UNITY_EXCLUDED} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
 
 # A test program: unity batches, test-code optimisation, precompiled third-party headers.

@@ -3,23 +3,23 @@
 # The statistics library (common/stats*): declarations, merge, JSON and the schema document.
 file(GLOB SIMTLM_STATS_SOURCES CONFIGURE_DEPENDS common/stats*.cpp)
 add_library(simtlm_stats STATIC ${SIMTLM_STATS_SOURCES})
-target_include_directories(simtlm_stats PUBLIC ${CMAKE_SOURCE_DIR})
+target_include_directories(simtlm_stats PUBLIC ${SIMTLM_INCLUDE_DIRS})
 target_link_libraries(simtlm_stats PUBLIC fmt::fmt nlohmann_json::nlohmann_json)
 
 # Header-only pieces every layer may use and that use no layer (common/*.hpp but the statistics): the PRNG
 # and the location formatter.
 add_library(simtlm_common INTERFACE)
-target_include_directories(simtlm_common INTERFACE ${CMAKE_SOURCE_DIR})
+target_include_directories(simtlm_common INTERFACE ${SIMTLM_INCLUDE_DIRS})
 
 file(GLOB SIMTLM_PTX_SOURCES CONFIGURE_DEPENDS models/ptx/*.cpp)
 add_library(simtlm_ptx STATIC ${SIMTLM_PTX_SOURCES})
-target_include_directories(simtlm_ptx PUBLIC ${CMAKE_SOURCE_DIR})
+target_include_directories(simtlm_ptx PUBLIC ${SIMTLM_INCLUDE_DIRS})
 target_link_libraries(simtlm_ptx PUBLIC simtlm_common fmt::fmt)
 
 # Machine configurations, with the composition of every component's schema rows (hw/schema/, plain C++).
 file(GLOB SIMTLM_CONFIG_SOURCES CONFIGURE_DEPENDS models/config/*.cpp hw/schema/*.cpp)
 add_library(simtlm_config STATIC ${SIMTLM_CONFIG_SOURCES})
-target_include_directories(simtlm_config PUBLIC ${CMAKE_SOURCE_DIR})
+target_include_directories(simtlm_config PUBLIC ${SIMTLM_INCLUDE_DIRS})
 target_link_libraries(simtlm_config PUBLIC yaml-cpp)
 
 file(GLOB SIMTLM_LAUNCH_SOURCES CONFIGURE_DEPENDS models/launch/*.cpp)

@@ -57,7 +57,7 @@ TimingResult run_timing(const launch::Session& session, launch::DeviceImage& ima
     sm_units.permutation = units.permutation.get();
   }
   if (rtl_compactor) sm_units.compactor = units.compactor.get();
-  auto gpu = std::make_unique<Gpu>("gpu", params, kernel, sm_units);
+  auto gpu = std::make_unique<Gpu>("gpu", params, kernel, sm_units, options.channel_target);
   for (auto& sm : gpu->sms()) sm->unit_cycle = &unit_cycle;
   if (options.warp_trace) {
     std::ostream* out = options.warp_trace;

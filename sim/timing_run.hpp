@@ -16,6 +16,7 @@
 #include "hw/units/select/unit_set.hpp"
 #include "models/config/machine_config.hpp"
 #include "models/launch/session.hpp"
+#include "models/mem/memory_system.hpp"
 #include "sim/stats_doc.hpp"
 
 namespace simtlm::sim {
@@ -37,6 +38,14 @@ struct TimingOptions {
   std::filesystem::path vcd;           // --trace-vcd: waveform of issue slot, active masks, stack depths
   std::ostream* warp_trace = nullptr;  // --trace-warps: one line per issued warp instruction
   UnitSelection units;                 // --rtl / --rtl-check: Verilated twins of the units the SM uses
+  // A SystemC user's own memory behind the L2 (docs/systemc.md): when set, called during elaboration once per
+  // DRAM channel (0, 1, ... dram.channels - 1), before the simulation starts; the target socket it returns
+  // stands in that channel's place. Each socket must accept dram.ports bindings (the L2 banks of the channel,
+  // or the crossbar's bank ports without the L2) and its module must outlive the run; it may be built inside
+  // the callback (a child of the top level, named by the caller) or before run_timing. The built-in channels
+  // are then not built: the statistics' `dram` rows are absent and its totals zero. Empty: the configured
+  // DRAM.
+  mem::MemorySystem::ChannelTarget channel_target;
 };
 
 struct TimingResult {

@@ -28,7 +28,8 @@ constexpr const char* kMemoryDocs[] = {"lsu", "l1", "interconnect", "l2", "dram"
 }  // namespace
 
 nlohmann::json run_timing_sequence(launch::SequenceSession& session, const config::MachineConfig& config,
-                                   launch::SessionResult& result) {
+                                   launch::SessionResult& result,
+                                   const mem::MemorySystem::ChannelTarget& channel_target) {
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   const GpuParams params = gpu_params(config);
   session.reset();
@@ -45,7 +46,7 @@ nlohmann::json run_timing_sequence(launch::SequenceSession& session, const confi
   UnitSet units = make_unit_set(UnitSelection{}, params.sm.simd_width, UnitOptions{}, &unit_cycle);
   SmUnits sm_units;
   sm_units.majority = units.majority.get();
-  auto gpu = std::make_unique<Gpu>("gpu", params, *kernel, sm_units);
+  auto gpu = std::make_unique<Gpu>("gpu", params, *kernel, sm_units, channel_target);
   for (auto& sm : gpu->sms()) sm->unit_cycle = &unit_cycle;
 
   std::optional<stats::Group> before;  // the previous launch's statistics: the memory system's run on

@@ -13,7 +13,9 @@ namespace simtlm::sim {
 // Returns the statistics document: totals under the single-launch timing keys, plus "launches" with each
 // launch's cycles and statistics (memory-system counters as that launch's increments). Fills result with the
 // final buffers and the expect/reference checks. Throws like run_timing, and LaunchError from the sequence.
+// channel_target: as TimingOptions::channel_target, for the whole sequence.
 nlohmann::json run_timing_sequence(launch::SequenceSession& session, const config::MachineConfig& config,
-                                   launch::SessionResult& result);
+                                   launch::SessionResult& result,
+                                   const mem::MemorySystem::ChannelTarget& channel_target = {});
 
 }  // namespace simtlm::sim

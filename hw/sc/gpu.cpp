@@ -8,8 +8,8 @@
 namespace simtlm::hw {
 
 Gpu::Gpu(sc_core::sc_module_name name, const GpuParams& params, const TimingKernel& kernel,
-         const SmUnits& units)
-    : sc_module(name), p_(params), k_(kernel), memory_(p_.memory), drain_("drain") {
+         const SmUnits& units, const mem::MemorySystem::ChannelTarget& channel_target)
+    : sc_module(name), p_(params), k_(kernel), memory_(p_.memory, channel_target), drain_("drain") {
   for (uint32_t i = 0; i < p_.sms; ++i) {
     auto sm = std::make_unique<Sm>(("sm" + std::to_string(i)).c_str(), i, p_.sm, k_, units);
     sm->on_cta_done = [this](uint32_t s) { cta_done(s); };

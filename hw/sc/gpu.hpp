@@ -25,8 +25,10 @@ namespace simtlm::hw {
 class Gpu : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Gpu);
-  Gpu(sc_core::sc_module_name name, const GpuParams& params, const TimingKernel& kernel,
-      const SmUnits& units);
+  // channel_target, when set, stands in every DRAM channel's place (mem::MemorySystem::ChannelTarget: called
+  // here, once per channel in order); the built-in channels are then not built and have no statistics.
+  Gpu(sc_core::sc_module_name name, const GpuParams& params, const TimingKernel& kernel, const SmUnits& units,
+      const mem::MemorySystem::ChannelTarget& channel_target = {});
 
   bool finished() const { return done_ctas_ == total_ctas_; }
   // Set when the run stopped early; kernel_fault tells a fault of the kernel (bad access, deadlock, budget)
