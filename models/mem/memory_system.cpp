@@ -33,6 +33,7 @@ MemorySystem::MemorySystem(const MemoryParams& params, const ChannelTarget& chan
       // paper's steady-state disruption), not redrawn per launch.
       if (p_.l1_pollution > 0) l1->pollute(p_.l1_pollution, pollution_seed_for(p_.l1_pollution_seed, i));
       l1->out.bind(xbar_->in);
+      l1->set_target_name(xbar_->name());
       l1_.push_back(std::move(l1));
     }
   }
@@ -46,13 +47,17 @@ MemorySystem::MemorySystem(const MemoryParams& params, const ChannelTarget& chan
     channels.push_back(&dram_.back()->in);
   }
   for (uint32_t b = 0; b < p_.l2_banks; ++b) {
+    TargetSocket& channel = *channels[b % p_.dram.channels];
     if (!p_.l2_enabled) {
-      xbar_->out.bind(*channels[b % p_.dram.channels]);
+      xbar_->out.bind(channel);
+      xbar_->set_target_name(b, socket_owner(channel.get_base_export()));
       continue;
     }
     auto l2 = std::make_unique<L2Cache>(("l2_" + std::to_string(b)).c_str(), p_.l2);
     xbar_->out.bind(l2->in);
-    l2->out.bind(*channels[b % p_.dram.channels]);
+    xbar_->set_target_name(b, l2->name());
+    l2->out.bind(channel);
+    l2->set_target_name(socket_owner(channel.get_base_export()));
     l2_.push_back(std::move(l2));
   }
 }
@@ -84,6 +89,20 @@ std::vector<DrainSequence::Step> MemorySystem::write_back_steps(std::function<vo
 void MemorySystem::watch_idle(DrainSequence& drain) const {
   for (const auto& l1 : l1_) drain.watch(l1->idle_event());
   for (const auto& l2 : l2_) drain.watch(l2->idle_event());
+}
+
+void MemorySystem::set_backing_store(BackingStore* store) {
+  for (auto& d : dram_) d->set_backing_store(store);
+}
+
+void MemorySystem::set_device_memory(ptx::GlobalMemory* memory) {
+  device_store_ = memory ? std::make_unique<GlobalMemoryStore>(*memory) : nullptr;
+  set_backing_store(device_store_.get());
+}
+
+void MemorySystem::on_error(const std::function<void(const std::string&)>& fn) {
+  for (auto& c : l1_) c->on_posted_error = fn;
+  for (auto& c : l2_) c->on_posted_error = fn;
 }
 
 uint64_t MemorySystem::progress() const {
