@@ -15,7 +15,7 @@
 #include "models/launch/session.hpp"
 #include "testbenches/systemc/mem_chain.hpp"
 
-namespace simtlm::mem::test {
+namespace simtlm::mem::test::tlm_errors {
 namespace {
 
 constexpr auto R = tlm::TLM_READ_COMMAND;
@@ -269,4 +269,4 @@ TEST(TlmAnnotations, EndRespWithADelayHoldsTheNextBeginResp) {
 }
 
 }  // namespace
-}  // namespace simtlm::mem::test
+}  // namespace simtlm::mem::test::tlm_errors

@@ -16,7 +16,7 @@
 #include "models/mem/fixed_latency_dram.hpp"
 #include "testbenches/systemc/mem_chain.hpp"
 
-namespace simtlm::mem::test {
+namespace simtlm::mem::test::tlm_lt {
 namespace {
 
 constexpr auto R = tlm::TLM_READ_COMMAND;
@@ -314,4 +314,4 @@ TEST(TlmDebug, NoSocketGrantsDmi) {
 }
 
 }  // namespace
-}  // namespace simtlm::mem::test
+}  // namespace simtlm::mem::test::tlm_lt
