@@ -20,6 +20,8 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuParams& params, const TimingKern
   }
   for (auto& sm : sms_) drain_.watch(sm->lsu().idle_event());
   memory_.watch_idle(drain_);
+  memory_.set_device_memory(k_.launch.global);  // debug transport's bytes (docs/tlm-protocol.md)
+  memory_.on_error([this](const std::string& m) { stop(m, true); });
   make_work();
   SC_METHOD(start);
   sensitive << start_;
@@ -102,6 +104,7 @@ void Gpu::make_work() {
 }
 
 void Gpu::begin_next_kernel() {
+  memory_.set_device_memory(k_.launch.global);
   make_work();
   next_cta_ = done_ctas_ = 0;
   grid_thread_instructions_ = 0;

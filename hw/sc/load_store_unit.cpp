@@ -37,7 +37,8 @@ uint64_t LoadStoreUnit::cycle_now() const {
 
 void LoadStoreUnit::send(bool write, uint64_t address, uint32_t bytes, int warp, uint32_t pc,
                          uint32_t lane_mask, uint64_t tag, uint64_t delay_cycles,
-                         const std::vector<mem::AtomicTarget>& atomics) {
+                         const std::vector<mem::AtomicTarget>& atomics,
+                         const std::vector<uint8_t>& byte_enables) {
   const uint64_t group = seq_;
   const uint64_t end = address + std::max<uint32_t>(bytes, 1);
   const Queue queue = !atomics.empty() ? kAtomics : write ? kStores : kLoads;
@@ -47,6 +48,11 @@ void LoadStoreUnit::send(bool write, uint64_t address, uint32_t bytes, int warp,
     const uint64_t piece_end = std::min(end, (at / line_bytes_ + 1) * line_bytes_);
     const auto len = static_cast<uint32_t>(piece_end - at);
     mem::Gp& p = pool_.get(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, at, len);
+    if (!byte_enables.empty()) {
+      const uint8_t* piece = byte_enables.data() + (at - address);
+      if (std::any_of(piece, piece + len, [](uint8_t b) { return b != TLM_BYTE_ENABLED; }))
+        mem::PayloadPool::set_byte_enables(p, piece, len);
+    }
     auto* ext = p.get_extension<mem::RequestExt>();
     ext->sm = sm_;
     ext->warp = warp;
@@ -90,6 +96,7 @@ void LoadStoreUnit::dispatch(mem::Gp& p, Queue q, const sc_core::sc_time& earlie
 void LoadStoreUnit::on_response(mem::Gp& p) {
   const uint32_t index = mem::PayloadPool::index(p);
   const OutstandingRequest& r = outstanding_[index];
+  if (!p.is_response_ok() && on_memory_error) on_memory_error(r, p.get_response_string(), r.marks->error_at);
   const uint64_t tag = r.tag, group = r.group;
   Answer answer{r.address, r.marks->hit};
   mem::QueueOccupancy& freed = queues_[r.queue];
@@ -113,6 +120,22 @@ void LoadStoreUnit::on_response(mem::Gp& p) {
     pieces_left_.erase(split);
   }
   if (tag != kNoTag) on_response_(tag, answer);
+}
+
+bool store_byte_enables(const uint64_t* lane_addresses, uint32_t lanes, uint32_t access_bytes,
+                        uint64_t address, uint32_t bytes, std::vector<uint8_t>& mask) {
+  mask.assign(bytes, 0);
+  const uint64_t end = address + bytes;
+  for (uint32_t m = lanes; m; m &= m - 1) {
+    const uint64_t a = lane_addresses[std::countr_zero(m)];
+    const uint64_t from = std::max(a, address), to = std::min(a + access_bytes, end);
+    for (uint64_t b = from; b < to; ++b) mask[b - address] = TLM_BYTE_ENABLED;
+  }
+  if (std::all_of(mask.begin(), mask.end(), [](uint8_t b) { return b == TLM_BYTE_ENABLED; })) {
+    mask.clear();
+    return false;
+  }
+  return true;
 }
 
 bool LoadStoreUnit::hits_pending(uint64_t tag) const {

@@ -19,6 +19,7 @@
 #include <deque>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <systemc>
 #include <tlm>
 #include <unordered_map>
@@ -53,6 +54,13 @@ struct Answer {
   bool l1_hit = false;
 };
 
+// The byte enables of a store request [address, address + bytes) whose lanes `lanes` (bits indexing
+// `lane_addresses`) each write `access_bytes` from their address: `mask` gets one byte per request byte
+// (TLM_BYTE_ENABLED or 0). Returns false, leaving `mask` empty, when the lanes write every byte: the request
+// then needs no byte enables.
+bool store_byte_enables(const uint64_t* lane_addresses, uint32_t lanes, uint32_t access_bytes,
+                        uint64_t address, uint32_t bytes, std::vector<uint8_t>& mask);
+
 // Its queues' occupancy (lsu.* in docs/stats-schema.md).
 const stats::GroupDecl& lsu_stats_decl();
 
@@ -69,8 +77,15 @@ class LoadStoreUnit : public sc_core::sc_module {
   // Sends a request `delay_cycles` from now; on_response(tag) runs when its response arrives (kNoTag: none).
   // `atomics` non-empty makes it an atomic (a read that the L2's atomic unit performs,
   // docs/memory-system.md).
+  // `byte_enables` (a store's, one per byte of the request, or empty: all enabled) go with the payloads.
   void send(bool write, uint64_t address, uint32_t bytes, int warp, uint32_t pc, uint32_t lane_mask,
-            uint64_t tag, uint64_t delay_cycles, const std::vector<mem::AtomicTarget>& atomics = {});
+            uint64_t tag, uint64_t delay_cycles, const std::vector<mem::AtomicTarget>& atomics = {},
+            const std::vector<uint8_t>& byte_enables = {});
+  // Told when a response comes back with an error status (anything but TLM_OK_RESPONSE): the request, the
+  // status and the component that answered it (RequestExt::error_at; empty when unknown). The response is
+  // then handled as any other.
+  std::function<void(const OutstandingRequest& request, const std::string& status, const std::string& at)>
+      on_memory_error;
   size_t outstanding() const { return outstanding_count_; }
   // Whether a request of `tag` still outstanding has not been looked up by the L1 yet, or was a hit (its
   // answer is on its way): the hits of that access are not all answered.

@@ -55,6 +55,8 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& params, const 
       lsu_("lsu", static_cast<int>(id), params.clock, params.line_bytes, params.lsu,
            [this](uint64_t tag, const Answer& answer) { on_response(tag, answer); }) {
   lsu_.on_unblocked = [this] { wake_at(now_cycle()); };
+  lsu_.on_memory_error = [this](const OutstandingRequest& r, const std::string& status,
+                                const std::string& at) { memory_error(r, status, at); };
   stats_.per_branch.resize(k_.fn.code.size());
   if (const std::string refusal = unit_->refusal(); !refusal.empty()) throw ptx::KernelError(refusal);
   wave.mask.assign(static_cast<uint32_t>(unit_->slots().size()), 0);

@@ -193,6 +193,8 @@ class Sm : public sc_core::sc_module, private SlotHost {
   // The memory unit's busy cycles and each request's extra delay when the L1 is banked (core.dcache_banks).
   uint32_t bank_delays(std::vector<uint32_t>& delays) const;
   void on_response(uint64_t tag, const Answer& answer);
+  // An error response to one of its requests (LoadStoreUnit::on_memory_error): a located kernel error.
+  void memory_error(const OutstandingRequest& r, const std::string& status, const std::string& at);
   // A blocking access's answer: tells the unit once every request the L1 held was answered while others
   // are still outstanding (the L1 marks its hits, RequestExt).
   void note_hit(PendingOp& op, uint64_t tag, const Answer& answer);
@@ -251,6 +253,7 @@ class Sm : public sc_core::sc_module, private SlotHost {
   std::vector<uint32_t> stale_;             // slots to look at again before the next pass
   std::vector<CoalescedRequest> requests_;  // scratch
   std::vector<uint32_t> bank_delay_;        // scratch
+  std::vector<uint8_t> byte_enables_;       // scratch: a store request's
   std::vector<mem::AtomicTarget> atomics_;  // scratch
   SmStats stats_;
   sc_core::sc_event wake_;

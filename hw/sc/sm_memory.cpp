@@ -2,6 +2,8 @@
 // requests for the LoadStoreUnit, and the responses that make destination registers ready again.
 #include <algorithm>
 #include <bit>
+#include <cstdio>
+#include <string>
 
 #include "hw/sc/sm.hpp"
 
@@ -16,6 +18,14 @@ constexpr uint64_t kLocalBase =
 uint64_t sent_address(const CoalescedRequest& r) {
   return r.sectors ? r.base + std::countr_zero(r.sectors) * 32 : r.base;
 }
+const std::vector<uint8_t> kNoByteEnables;
+
+std::string hex64(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
 uint32_t sent_bytes(const CoalescedRequest& r) {
   const uint32_t lo = std::countr_zero(r.sectors) * 32;
   const uint32_t hi = (32 - std::countl_zero(r.sectors)) * 32;
@@ -115,9 +125,24 @@ void Sm::memory(uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) 
       atomic_targets(addresses, r.lanes, atomics_);
       lsu_.send(false, address, bytes, static_cast<int>(slot), pc, r.lanes, tag, delay, atomics_);
     } else {
-      lsu_.send(acc.is_store, address, bytes, static_cast<int>(slot), pc, active, tag, delay);
+      // A store that leaves bytes of its request unwritten carries byte enables (docs/tlm-protocol.md).
+      if (acc.is_store) store_byte_enables(addresses, r.lanes, acc.bytes, address, bytes, byte_enables_);
+      lsu_.send(acc.is_store, address, bytes, static_cast<int>(slot), pc, active, tag, delay, {},
+                acc.is_store ? byte_enables_ : kNoByteEnables);
     }
   }
+}
+
+void Sm::memory_error(const OutstandingRequest& r, const std::string& status, const std::string& at) {
+  // Located as a fault of the kernel is: the warp when its slot still runs it, else the PC and the SM.
+  const bool live = r.warp >= 0 && static_cast<uint32_t>(r.warp) < timing_.size() && slot(r.warp).live;
+  const std::string loc =
+      live ? where(slot(r.warp), r.pc) : k_.where_pc(r.pc) + ", SM " + std::to_string(id_);
+  fail("memory error: " + status + " answered by " + (at.empty() ? std::string("the memory system") : at) +
+           " to a " + (r.write ? "write" : "read") + " of " + std::to_string(r.bytes) +
+           " bytes at address 0x" + hex64(r.address) + " (" + loc + ", sent at cycle " +
+           std::to_string(r.sent_cycle) + ")",
+       true);
 }
 
 uint32_t Sm::bank_delays(std::vector<uint32_t>& delays) const {

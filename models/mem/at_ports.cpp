@@ -8,6 +8,13 @@ using sc_core::sc_time;
 using sc_core::SC_ZERO_TIME;
 
 namespace {
+// Lent to a payload that enters through b_transport without a memory manager: the components below may
+// acquire and release it; it goes back to its initiator untouched.
+struct NoopMm : tlm::tlm_mm_interface {
+  void free(tlm::tlm_generic_payload*) override {}
+};
+NoopMm noop_mm;
+
 void spawn_method(const char* name, sc_core::sc_event* ev, std::function<void()> fn) {
   sc_core::sc_spawn_options o;
   o.spawn_method();
@@ -70,15 +77,26 @@ void AtInitiatorPort::pump() {
           if (in_req_ == &p) req_done();
         });
       } else if (ph == tlm::BEGIN_RESP) {
-        req_done();
+        end_req_after(p, t);
         deliver(p, t, true);
       }
       break;
     case tlm::TLM_COMPLETED:
-      req_done();
+      end_req_after(p, t);
       deliver(p, t, false);
       break;
   }
+}
+
+void AtInitiatorPort::end_req_after(Gp& p, const sc_time& t) {
+  // BEGIN_RESP (or completion) annotated t implies END_REQ at that time, not before.
+  if (t == SC_ZERO_TIME) {
+    req_done();
+    return;
+  }
+  timeline_.at(t, [this, &p] {
+    if (in_req_ == &p) req_done();
+  });
 }
 
 void AtInitiatorPort::req_done() {
@@ -111,7 +129,7 @@ tlm::tlm_sync_enum AtInitiatorPort::nb_transport_bw(Gp& p, tlm::tlm_phase& ph, s
     return tlm::TLM_ACCEPTED;
   }
   if (ph == tlm::BEGIN_RESP) {
-    if (in_req_ == &p) req_done();  // BEGIN_RESP implies END_REQ
+    if (in_req_ == &p) end_req_after(p, t);  // BEGIN_RESP implies END_REQ
     // Deliver in a later delta (or after t): the callback may free the payload, which the target
     // must not see before this call returns.
     timeline_.at(t, [this, &p] { on_resp_(p); });
@@ -124,8 +142,38 @@ tlm::tlm_sync_enum AtInitiatorPort::nb_transport_bw(Gp& p, tlm::tlm_phase& ph, s
 
 // ---------------------------------------------------------------------------------------------------
 
-AtTargetPort::AtTargetPort(const char* name, BwFn bw, AcceptFn accept)
-    : bw_(std::move(bw)), accept_(std::move(accept)), timeline_(name) {}
+AtTargetPort::AtTargetPort(const char* name, BwFn bw, AcceptFn accept, bool interconnect)
+    : bw_(std::move(bw)), accept_(std::move(accept)), interconnect_(interconnect), timeline_(name) {}
+
+sc_core::sc_event* AtTargetPort::blocking(const Gp& p) const {
+  for (const auto& [payload, done] : blocking_) {
+    if (payload == &p) return done;
+  }
+  return nullptr;
+}
+
+void AtTargetPort::accepted() {
+  waiting_ = nullptr;
+  if (blocked_callers_) req_free_.notify();
+}
+
+void AtTargetPort::b_transport(Gp& p, sc_time& t) {
+  if (t != SC_ZERO_TIME) sc_core::wait(t);
+  t = SC_ZERO_TIME;
+  ++blocked_callers_;
+  while (waiting_) sc_core::wait(req_free_);  // the request exclusion rule, as for an AT initiator
+  --blocked_callers_;
+  const bool lend_mm = !p.has_mm();
+  if (lend_mm) p.set_mm(&noop_mm);
+  sc_core::sc_event done;
+  blocking_.emplace_back(&p, &done);
+  waiting_ = &p;
+  waiting_from_ = sc_core::sc_time_stamp();
+  retry();
+  sc_core::wait(done);
+  std::erase_if(blocking_, [&p](const auto& b) { return b.first == &p; });
+  if (lend_mm) p.set_mm(nullptr);
+}
 
 tlm::tlm_sync_enum AtTargetPort::nb_transport_fw(Gp& p, tlm::tlm_phase& ph, sc_time& t) {
   if (ph == tlm::BEGIN_REQ) {
@@ -133,7 +181,7 @@ tlm::tlm_sync_enum AtTargetPort::nb_transport_fw(Gp& p, tlm::tlm_phase& ph, sc_t
     waiting_ = &p;
     waiting_from_ = sc_core::sc_time_stamp() + t;
     if (t == SC_ZERO_TIME && accept_(p)) {
-      waiting_ = nullptr;
+      accepted();
       ph = tlm::END_REQ;
       return tlm::TLM_UPDATED;
     }
@@ -154,7 +202,8 @@ tlm::tlm_sync_enum AtTargetPort::nb_transport_fw(Gp& p, tlm::tlm_phase& ph, sc_t
 void AtTargetPort::retry() {
   if (!waiting_ || waiting_from_ > sc_core::sc_time_stamp() || !accept_(*waiting_)) return;
   Gp& p = *waiting_;
-  waiting_ = nullptr;
+  accepted();
+  if (blocking(p)) return;  // a b_transport call: no END_REQ to send
   tlm::tlm_phase ph = tlm::END_REQ;
   sc_time t = SC_ZERO_TIME;
   bw_(p, ph, t);
@@ -171,12 +220,27 @@ void AtTargetPort::send_responses() {
   while (!resp_open_ && !resp_queue_.empty()) {
     Gp& p = *resp_queue_.front();
     resp_queue_.pop_front();
-    if (p.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE) p.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (!interconnect_ && p.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE)
+      p.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (sc_core::sc_event* done = blocking(p)) {
+      done->notify();  // the b_transport call returns; it never held the response channel
+      continue;
+    }
     tlm::tlm_phase ph = tlm::BEGIN_RESP;
     sc_time t = SC_ZERO_TIME;
     auto r = bw_(p, ph, t);
-    if (r == tlm::TLM_ACCEPTED) resp_open_ = &p;  // wait for END_RESP
-    // TLM_COMPLETED or TLM_UPDATED(END_RESP): the phase is over; the payload may be gone already.
+    if (r == tlm::TLM_ACCEPTED) {
+      resp_open_ = &p;  // wait for END_RESP
+    } else if (t != SC_ZERO_TIME) {
+      // TLM_UPDATED(END_RESP) or TLM_COMPLETED annotated t: the response phase ends t from now. Only the
+      // pointer is kept: the payload may be gone already.
+      resp_open_ = &p;
+      timeline_.at(t, [this, &p] {
+        if (resp_open_ == &p) resp_open_ = nullptr;
+        send_responses();
+      });
+    }
+    // Otherwise the phase is over now.
   }
 }
 

@@ -47,7 +47,8 @@ class Timeline {
 // Initiator side. send() queues a request; BEGIN_REQ goes out in FIFO order, one at a time, the next only
 // after END_REQ (the request exclusion rule; that is how back-pressure reaches us). The response callback
 // runs when BEGIN_RESP (or TLM_COMPLETED) arrives; we always complete the response phase at once, so a
-// target never waits for END_RESP from us.
+// target never waits for END_RESP from us. A timing annotation is honoured on every path: BEGIN_RESP (or
+// TLM_COMPLETED) annotated t ends the request phase t from now, not at once (docs/tlm-protocol.md).
 class AtInitiatorPort {
  public:
   using RespFn = std::function<void(Gp&)>;
@@ -65,6 +66,7 @@ class AtInitiatorPort {
  private:
   void pump();
   void req_done();
+  void end_req_after(Gp& p, const sc_core::sc_time& t);
   void deliver(Gp& p, const sc_core::sc_time& t, bool send_end_resp);
 
   FwFn fw_;
@@ -78,13 +80,26 @@ class AtInitiatorPort {
 
 // Target side. Incoming BEGIN_REQ is offered to accept(); if it refuses (no MSHR, full queue) END_REQ is
 // withheld until retry() succeeds, which back-pressures the initiator. respond() queues BEGIN_RESP after a
-// delay; responses leave in the order they become due, one at a time (response exclusion rule).
+// delay; responses leave in the order they become due, one at a time (response exclusion rule): the next
+// BEGIN_RESP waits for END_RESP, also when END_RESP comes back annotated (TLM_UPDATED or TLM_COMPLETED with
+// a delay ends the response phase that much later).
+//
+// A component's responses that are still TLM_INCOMPLETE_RESPONSE leave as TLM_OK_RESPONSE, unless the port
+// is an interconnect's: an interconnect forwards the status its target set, whatever it is (IEEE 1666-2011,
+// 14.17), so a target that leaves it incomplete is not masked.
 class AtTargetPort {
  public:
   using AcceptFn = std::function<bool(Gp&)>;
-  AtTargetPort(const char* name, BwFn bw, AcceptFn accept);
+  AtTargetPort(const char* name, BwFn bw, AcceptFn accept, bool interconnect = false);
 
   tlm::tlm_sync_enum nb_transport_fw(Gp& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  // The blocking interface, for an LT initiator (call from an SC_THREAD). The transaction goes through the
+  // same path as an AT one: it waits out the annotation `t`, then for the request channel, is offered to
+  // accept() (and back-pressured like any other), and returns when its response would be sent, with `t`
+  // zero: the simulation time advanced by the component's loaded latency. So the component's state (MSHRs,
+  // queues, links) stays consistent with concurrent AT traffic. A payload without a memory manager gets a
+  // no-op one while it is inside, so components below may acquire and release it.
+  void b_transport(Gp& p, sc_core::sc_time& t);
   void respond(Gp& p, const sc_core::sc_time& delay);
   // Offer the withheld request again (call when capacity frees). Safe to call when nothing waits.
   void retry();
@@ -92,11 +107,18 @@ class AtTargetPort {
 
  private:
   void send_responses();
+  void accepted();
+  // The event of a blocking transaction inside the port, or nullptr (an AT one).
+  sc_core::sc_event* blocking(const Gp& p) const;
 
   BwFn bw_;
   AcceptFn accept_;
+  const bool interconnect_;
   Timeline timeline_;
-  Gp* waiting_ = nullptr;          // received, not yet accepted
+  std::vector<std::pair<const Gp*, sc_core::sc_event*>> blocking_;  // b_transport calls inside
+  uint32_t blocked_callers_ = 0;                                    // b_transport calls waiting to enter
+  sc_core::sc_event req_free_;                                      // waiting_ became free
+  Gp* waiting_ = nullptr;                                           // received, not yet accepted
   sc_core::sc_time waiting_from_;  // its annotated arrival time: no acceptance before
   Gp* resp_open_ = nullptr;        // BEGIN_RESP sent, END_RESP not yet received
   std::deque<Gp*> resp_queue_;

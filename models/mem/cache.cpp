@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 #include "models/mem/pollution.hpp"
@@ -43,7 +44,36 @@ Cache::Cache(sc_core::sc_module_name name, const CacheParams& params)
           [this](Gp& g, tlm::tlm_phase& ph, sc_time& t) { return out->nb_transport_fw(g, ph, t); },
           [this](Gp& g) { on_down_resp(g); }) {
   in.register_nb_transport_fw(this, &Cache::fw);
+  in.register_b_transport(this, &Cache::b_transport);
+  in.register_transport_dbg(this, &Cache::transport_dbg);
+  in.register_get_direct_mem_ptr(this, &Cache::get_direct_mem_ptr);
   out.register_nb_transport_bw(this, &Cache::bw);
+  target_name_ = std::string("the target bound to ") + out.name();
+}
+
+void Cache::fail_with(Gp& up, const Gp& down) {
+  // A target must answer with a status: an incomplete one from below becomes a generic error here.
+  const tlm::tlm_response_status s = down.get_response_status();
+  up.set_response_status(s == tlm::TLM_INCOMPLETE_RESPONSE ? tlm::TLM_GENERIC_ERROR_RESPONSE : s);
+  const auto* from = down.get_extension<RequestExt>();
+  auto* to = up.get_extension<RequestExt>();
+  if (from && to && to->error_at.empty()) to->error_at = from->error_at;
+}
+
+void Cache::posted_error(const Gp& down) {
+  const auto* ext = down.get_extension<RequestExt>();
+  std::ostringstream m;
+  m << "memory error: " << down.get_response_string() << " answered by "
+    << (ext && !ext->error_at.empty() ? ext->error_at : target_name_) << " to a write of "
+    << down.get_data_length() << " bytes at address 0x" << std::hex << down.get_address() << std::dec
+    << " that " << name() << " had already acknowledged";
+  if (ext && ext->sm >= 0)
+    m << " (a store of SM " << ext->sm << ", warp slot " << ext->warp << ", pc " << ext->pc << ")";
+  if (on_posted_error) {
+    on_posted_error(m.str());
+  } else {
+    SC_REPORT_ERROR("simtlm/mem", m.str().c_str());
+  }
 }
 
 stats::Group Cache::statistics() const {
@@ -128,6 +158,9 @@ void Cache::send_down(tlm::tlm_command cmd, uint64_t addr, unsigned len, const G
   } else {
     ++stats_.down_writes;
     ++writes_out_;
+    // The store forwarded whole keeps its byte enables (a writeback of dirty sectors has none).
+    if (cause && cause->get_address() == addr && cause->get_data_length() == len)
+      PayloadPool::copy_byte_enables(g, *cause);
   }
   out_port_.send(g, delay);
   note_queues();
@@ -285,11 +318,23 @@ bool Cache::accept_write(Gp& p, uint64_t line, uint32_t sectors) {
 }
 
 void Cache::on_down_resp(Gp& g) {
+  const bool ok = g.is_response_ok();
+  if (!ok) mark_error_source(g, target_name_);
   if (g.get_command() == tlm::TLM_WRITE_COMMAND) {
     --writes_out_;
+    if (!ok) posted_error(g);
   } else if (const auto fw = forwarded_.find(&g); fw != forwarded_.end()) {
+    if (!ok) fail_with(*fw->second, g);
     in_port_.respond(*fw->second, cycles(p_.clock, p_.fill_latency));
     forwarded_.erase(fw);
+  } else if (!ok) {
+    // A failed fill fills nothing: every request waiting on it gets the error.
+    const auto it = mshr_.find(g.get_address() & ~uint64_t{p_.line_bytes - 1});
+    for (Gp* w : it->second.waiting) {
+      fail_with(*w, g);
+      in_port_.respond(*w, cycles(p_.clock, p_.fill_latency));
+    }
+    mshr_.erase(it);
   } else {
     // Any other read of ours is a fill, which never leaves its line.
     const uint64_t line = g.get_address() & ~uint64_t{p_.line_bytes - 1};

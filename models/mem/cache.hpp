@@ -1,10 +1,15 @@
 #pragma once
 // Sectored set-associative cache with MSHRs, used as the per-SM L1 and as one L2 bank.
-// Timing only: the functional model owns values, so a fill or a write never moves data.
+// Timing only: the functional model owns values, so a fill or a write never moves data. `in` serves the
+// whole base protocol (docs/tlm-protocol.md): nb_transport_fw, b_transport through the same path,
+// transport_dbg forwarded below (a cache holds no bytes: the level that has them answers), DMI refused.
+// An error response from below reaches every request that waited for it (a fill's, an atomic's); one to a
+// write the cache had already acknowledged goes to on_posted_error.
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <systemc>
@@ -71,6 +76,11 @@ class Cache : public sc_core::sc_module {
   Cache(sc_core::sc_module_name name, const CacheParams& params);
 
   const CacheParams& params() const { return p_; }
+  // How an error response from below names its origin when nothing below did (RequestExt::error_at).
+  void set_target_name(std::string name) { target_name_ = std::move(name); }
+  // Told of an error response to a write this cache had already acknowledged upstream (a write-through
+  // store, a writeback): the message names the status, address and component. Unset: SC_REPORT_ERROR.
+  std::function<void(const std::string& message)> on_posted_error;
   const CacheStats& stats() const { return stats_; }
   // stats() plus the occupancy of the MSHRs (pass-through atomics included) and of the write buffer, as a
   // group of cache_stats_decl().
@@ -153,6 +163,12 @@ class Cache : public sc_core::sc_module {
   tlm::tlm_sync_enum bw(Gp& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
     return out_port_.nb_transport_bw(p, ph, t);
   }
+  void b_transport(Gp& p, sc_core::sc_time& t) { in_port_.b_transport(p, t); }
+  unsigned transport_dbg(Gp& p) { return out->transport_dbg(p); }
+  bool get_direct_mem_ptr(Gp&, tlm::tlm_dmi& dmi) { return refuse_dmi(dmi); }
+  // `up` waited for `down`, which came back with an error: `up` gets its status and origin.
+  static void fail_with(Gp& up, const Gp& down);
+  void posted_error(const Gp& down);
 
   const CacheParams p_;
   const uint32_t sets_;
@@ -171,6 +187,7 @@ class Cache : public sc_core::sc_module {
   bool marks_lookups_ = false;        // mark_lookups()
   void mark_lookup(Gp& p, bool hit) const;
   CacheStats stats_;
+  std::string target_name_;
   QueueOccupancy mshr_occupancy_, write_buffer_occupancy_;
   PayloadPool pool_;
   AtTargetPort in_port_;

@@ -19,19 +19,24 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarParams& params)
       bank_requests_(p_.out_ports, 0),
       bank_queue_(p_.out_ports, QueueOccupancy(p_.bank_queue)),
       refused_(p_.in_ports, nullptr),
+      target_names_(p_.out_ports),
       retry_timeline_("retry") {
   if (p_.in_ports == 0 || p_.out_ports == 0 || p_.bytes_per_cycle == 0 || p_.interleave_bytes == 0 ||
       p_.bank_queue == 0)
     throw std::invalid_argument("CrossbarParams: counts and widths must be positive");
   in.register_nb_transport_fw(this, &Crossbar::fw);
+  in.register_b_transport(this, &Crossbar::b_transport);
+  in.register_transport_dbg(this, &Crossbar::transport_dbg);
+  in.register_get_direct_mem_ptr(this, &Crossbar::get_direct_mem_ptr);
   out.register_nb_transport_bw(this, &Crossbar::bw);
   for (uint32_t i = 0; i < p_.in_ports; ++i) {
     in_ports_.push_back(std::make_unique<AtTargetPort>(
         "in_port",
         [this, i](Gp& g, tlm::tlm_phase& ph, sc_time& t) { return in[i]->nb_transport_bw(g, ph, t); },
-        [this, i](Gp& g) { return accept(i, g); }));
+        [this, i](Gp& g) { return accept(i, g); }, /*interconnect=*/true));
   }
   for (uint32_t b = 0; b < p_.out_ports; ++b) {
+    target_names_[b] = std::string("the target bound to ") + out.name() + "[" + std::to_string(b) + "]";
     out_ports_.push_back(std::make_unique<AtInitiatorPort>(
         "out_port",
         [this, b](Gp& g, tlm::tlm_phase& ph, sc_time& t) { return out[b]->nb_transport_fw(g, ph, t); },
@@ -82,7 +87,39 @@ bool Crossbar::accept(uint32_t port, Gp& p) {
   return true;
 }
 
-void Crossbar::on_resp(uint32_t, Gp& p) {
+unsigned Crossbar::transport_dbg(int, Gp& p) {
+  // Piece by piece within one interleaving unit, each to its bank; stops at the first short answer.
+  const uint64_t addr = p.get_address();
+  const unsigned len = p.get_data_length();
+  const unsigned char* mask = p.get_byte_enable_ptr();
+  const unsigned mask_len = p.get_byte_enable_length();
+  unsigned done = 0;
+  while (done < len) {
+    const uint64_t at = addr + done;
+    const auto chunk =
+        static_cast<unsigned>(std::min<uint64_t>(len - done, p_.interleave_bytes - at % p_.interleave_bytes));
+    if (chunk == len) return out[bank_of(addr)]->transport_dbg(p);
+    Gp piece;
+    piece.set_command(p.get_command());
+    piece.set_address(at);
+    piece.set_data_ptr(p.get_data_ptr() + done);
+    piece.set_data_length(chunk);
+    piece.set_streaming_width(chunk);
+    std::vector<unsigned char> enables;
+    if (mask && mask_len) {
+      for (unsigned i = 0; i < chunk; ++i) enables.push_back(mask[(done + i) % mask_len]);
+      piece.set_byte_enable_ptr(enables.data());
+      piece.set_byte_enable_length(chunk);
+    }
+    const unsigned n = out[bank_of(at)]->transport_dbg(piece);
+    done += n;
+    if (n < chunk) break;
+  }
+  return done;
+}
+
+void Crossbar::on_resp(uint32_t bank, Gp& p) {
+  mark_error_source(p, target_names_[bank]);
   const sc_time now = sc_core::sc_time_stamp();
   const uint32_t port = origin_.at(&p);
   origin_.erase(&p);

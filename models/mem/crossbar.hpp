@@ -1,12 +1,16 @@
 #pragma once
 // N SM-side target ports to M L2-bank initiator ports. A payload is forwarded as is (no copy): the bank
-// is chosen by address interleaving and the response returns to the port it came from.
+// is chosen by address interleaving and the response returns to the port it came from, with the response
+// status its target set (an interconnect never sets one itself). `in` serves the whole base protocol:
+// nb_transport_fw, b_transport (through the same path), transport_dbg (forwarded to the banks, split at the
+// interleaving) and get_direct_mem_ptr (refused) (docs/tlm-protocol.md).
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <systemc>
 #include <tlm>
 #include <unordered_map>
@@ -15,6 +19,7 @@
 #include "models/mem/at_ports.hpp"
 #include "models/mem/mem_stats.hpp"
 #include "models/mem/queue_occupancy.hpp"
+#include "models/mem/request_ext.hpp"
 
 namespace simtlm::mem {
 
@@ -36,6 +41,9 @@ class Crossbar : public sc_core::sc_module {
   Crossbar(sc_core::sc_module_name name, const CrossbarParams& params);
 
   uint32_t bank_of(uint64_t addr) const { return (addr / p_.interleave_bytes) % p_.out_ports; }
+  // How an error response from bank port `bank` names its origin (RequestExt::error_at) when nothing below
+  // did: by default the module the bound target socket belongs to, as far as known here.
+  void set_target_name(uint32_t bank, std::string name) { target_names_.at(bank) = std::move(name); }
   const std::vector<CrossbarPortStats>& port_stats() const { return in_stats_; }
   stats::Group statistics() const;  // of crossbar_stats_decl()
   nlohmann::json stats_json() const { return statistics().json(); }
@@ -44,6 +52,9 @@ class Crossbar : public sc_core::sc_module {
   void end_of_elaboration() override;
   tlm::tlm_sync_enum fw(int port, Gp& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   tlm::tlm_sync_enum bw(int port, Gp& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  void b_transport(int port, Gp& p, sc_core::sc_time& t) { in_ports_.at(port)->b_transport(p, t); }
+  unsigned transport_dbg(int port, Gp& p);
+  bool get_direct_mem_ptr(int, Gp&, tlm::tlm_dmi& dmi) { return refuse_dmi(dmi); }
   bool accept(uint32_t port, Gp& p);
   void on_resp(uint32_t bank, Gp& p);
   uint64_t transfer_cycles(unsigned bytes) const {
@@ -58,6 +69,7 @@ class Crossbar : public sc_core::sc_module {
   std::vector<uint64_t> bank_requests_;
   std::vector<QueueOccupancy> bank_queue_;  // requests handed to a bank port and not yet past its END_REQ
   std::vector<const Gp*> refused_;
+  std::vector<std::string> target_names_;
   std::vector<std::unique_ptr<AtTargetPort>> in_ports_;
   std::vector<std::unique_ptr<AtInitiatorPort>> out_ports_;
   Timeline retry_timeline_;

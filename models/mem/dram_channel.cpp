@@ -17,6 +17,9 @@ DramChannel::DramChannel(sc_core::sc_module_name name, const DramParams& params)
       p_.clock_ratio <= 0 || p_.queue_depth == 0 || p_.channels == 0 || p_.channel_interleave_bytes == 0)
     throw std::invalid_argument("DramParams: counts, sizes and ratios must be positive");
   in.register_nb_transport_fw(this, &DramChannel::fw);
+  in.register_b_transport(this, &DramChannel::b_transport);
+  in.register_transport_dbg(this, &DramChannel::transport_dbg);
+  in.register_get_direct_mem_ptr(this, &DramChannel::get_direct_mem_ptr);
   for (uint32_t i = 0; i < p_.ports; ++i)
     ports_.push_back(std::make_unique<AtTargetPort>(
         "port", [this, i](Gp& g, tlm::tlm_phase& ph, sc_time& t) { return in[i]->nb_transport_bw(g, ph, t); },
@@ -30,6 +33,32 @@ void DramChannel::end_of_elaboration() {
 
 tlm::tlm_sync_enum DramChannel::fw(int port, Gp& p, tlm::tlm_phase& ph, sc_time& t) {
   return ports_.at(port)->nb_transport_fw(p, ph, t);
+}
+
+unsigned DramChannel::transport_dbg(int, Gp& p) {
+  if (!store_ || p.get_command() == tlm::TLM_IGNORE_COMMAND) return 0;
+  const uint64_t addr = p.get_address();
+  const auto n = static_cast<unsigned>(store_->available(addr, p.get_data_length()));
+  unsigned char* data = p.get_data_ptr();
+  const unsigned char* mask = p.get_byte_enable_ptr();
+  const unsigned mask_len = p.get_byte_enable_length();
+  if (!mask || mask_len == 0) {
+    if (p.is_read()) {
+      store_->read(addr, data, n);
+    } else {
+      store_->write(addr, data, n);
+    }
+    return n;
+  }
+  for (unsigned i = 0; i < n; ++i) {  // disabled bytes stay untouched on either side
+    if (mask[i % mask_len] != TLM_BYTE_ENABLED) continue;
+    if (p.is_read()) {
+      store_->read(addr + i, data + i, 1);
+    } else {
+      store_->write(addr + i, data + i, 1);
+    }
+  }
+  return n;
 }
 
 bool DramChannel::full(Gp& p) {
@@ -55,7 +84,10 @@ void DramChannel::complete(uint32_t port, Gp& p, const sc_time& arrival, const s
   stats_.latency_sum += lat;
   stats_.latency_max = std::max(stats_.latency_max, lat);
   ++stats_.completed;
-  p.set_response_status(tlm::TLM_OK_RESPONSE);
+  const uint64_t a = p.get_address(), end = a + std::max(p.get_data_length(), 1u);
+  const bool fault = p_.error_bytes && a < p_.error_base + p_.error_bytes && end > p_.error_base;
+  p.set_response_status(fault ? tlm::TLM_ADDRESS_ERROR_RESPONSE : tlm::TLM_OK_RESPONSE);
+  mark_error_source(p, name());
   ports_[port]->respond(p, delay);
 }
 

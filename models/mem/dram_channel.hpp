@@ -1,7 +1,10 @@
 #pragma once
 // What every DRAM channel backend shares: its parameters, the target socket its L2 banks bind to, the AT
 // ports behind it, a bounded number of requests held, and the statistics. The backends (Dram: banks and
-// rows; FixedLatencyDram: a fixed latency) only decide when a request is answered.
+// rows; FixedLatencyDram: a fixed latency) only decide when a request is answered. `in` serves the whole
+// base protocol (docs/tlm-protocol.md): nb_transport_fw; b_transport through the same path (queue, banks,
+// rows, as an AT request); transport_dbg from the BackingStore when one is set (0 bytes otherwise); DMI
+// refused. Requests carry no data through the timing path: the functional model owns the bytes.
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include <cstdint>
@@ -13,8 +16,10 @@
 #include <vector>
 
 #include "models/mem/at_ports.hpp"
+#include "models/mem/backing_store.hpp"
 #include "models/mem/mem_stats.hpp"
 #include "models/mem/queue_occupancy.hpp"
+#include "models/mem/request_ext.hpp"
 
 namespace simtlm::mem {
 
@@ -34,6 +39,9 @@ struct DramParams {
   bool in_order = false;            // FCFS instead of FR-FCFS
   bool fixed_latency_mode = false;  // the backend is a FixedLatencyDram (make_dram_channel)
   uint32_t fixed_latency = 300;     // core cycles, in fixed-latency mode; unlimited overlap up to queue_depth
+  // Fault injection (tests; no configuration key): requests touching [error_base, error_base + error_bytes)
+  // are answered TLM_ADDRESS_ERROR_RESPONSE, at the usual time.
+  uint64_t error_base = 0, error_bytes = 0;
   sc_core::sc_time clock = sc_core::sc_time(1, sc_core::SC_NS);  // core clock
 
   // GDDR5 as in GPGPU-Sim's GTX 480 configuration (924 MHz command clock against a 700 MHz core).
@@ -64,6 +72,8 @@ class DramChannel : public sc_core::sc_module {
 
   const DramParams& params() const { return p_; }
   const DramStats& stats() const { return stats_; }
+  // Where transport_dbg reads and writes (not owned; nullptr: it answers 0 bytes).
+  void set_backing_store(BackingStore* store) { store_ = store; }
   stats::Group statistics() const;  // of dram_stats_decl()
   nlohmann::json stats_json() const { return statistics().json(); }
 
@@ -87,6 +97,11 @@ class DramChannel : public sc_core::sc_module {
  private:
   void end_of_elaboration() override;
   tlm::tlm_sync_enum fw(int port, Gp& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
+  void b_transport(int port, Gp& p, sc_core::sc_time& t) { ports_.at(port)->b_transport(p, t); }
+  unsigned transport_dbg(int port, Gp& p);
+  bool get_direct_mem_ptr(int, Gp&, tlm::tlm_dmi& dmi) { return refuse_dmi(dmi); }
+
+  BackingStore* store_ = nullptr;
 
   std::unordered_set<const Gp*> refused_;
   sc_core::sc_time occ_changed_;

@@ -33,6 +33,7 @@ MemorySystem::MemorySystem(const MemoryParams& params, const ChannelTarget& chan
       // paper's steady-state disruption), not redrawn per launch.
       if (p_.l1_pollution > 0) l1->pollute(p_.l1_pollution, pollution_seed_for(p_.l1_pollution_seed, i));
       link(l1->out, xbar_->in, "check_l1_" + std::to_string(i) + "_xbar");
+      l1->set_target_name(xbar_->name());
       l1_.push_back(std::move(l1));
     }
   }
@@ -46,14 +47,18 @@ MemorySystem::MemorySystem(const MemoryParams& params, const ChannelTarget& chan
     channels.push_back(&dram_.back()->in);
   }
   for (uint32_t b = 0; b < p_.l2_banks; ++b) {
-    const std::string channel = "dram" + std::to_string(b % p_.dram.channels);
+    TargetSocket& channel = *channels[b % p_.dram.channels];
+    const std::string channel_name = "dram" + std::to_string(b % p_.dram.channels);
     if (!p_.l2_enabled) {
-      link(xbar_->out, *channels[b % p_.dram.channels], "check_xbar_" + std::to_string(b) + "_" + channel);
+      link(xbar_->out, channel, "check_xbar_" + std::to_string(b) + "_" + channel_name);
+      xbar_->set_target_name(b, socket_owner(channel.get_base_export()));
       continue;
     }
     auto l2 = std::make_unique<L2Cache>(("l2_" + std::to_string(b)).c_str(), p_.l2);
     link(xbar_->out, l2->in, "check_xbar_l2_" + std::to_string(b));
-    link(l2->out, *channels[b % p_.dram.channels], "check_l2_" + std::to_string(b) + "_" + channel);
+    xbar_->set_target_name(b, l2->name());
+    link(l2->out, channel, "check_l2_" + std::to_string(b) + "_" + channel_name);
+    l2->set_target_name(socket_owner(channel.get_base_export()));
     l2_.push_back(std::move(l2));
   }
 }
@@ -100,6 +105,20 @@ std::vector<DrainSequence::Step> MemorySystem::write_back_steps(std::function<vo
 void MemorySystem::watch_idle(DrainSequence& drain) const {
   for (const auto& l1 : l1_) drain.watch(l1->idle_event());
   for (const auto& l2 : l2_) drain.watch(l2->idle_event());
+}
+
+void MemorySystem::set_backing_store(BackingStore* store) {
+  for (auto& d : dram_) d->set_backing_store(store);
+}
+
+void MemorySystem::set_device_memory(ptx::GlobalMemory* memory) {
+  device_store_ = memory ? std::make_unique<GlobalMemoryStore>(*memory) : nullptr;
+  set_backing_store(device_store_.get());
+}
+
+void MemorySystem::on_error(const std::function<void(const std::string&)>& fn) {
+  for (auto& c : l1_) c->on_posted_error = fn;
+  for (auto& c : l2_) c->on_posted_error = fn;
 }
 
 uint64_t MemorySystem::progress() const {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <systemc>
 #include <tlm>
 #include <vector>
@@ -90,6 +91,13 @@ class MemorySystem {
   std::vector<DrainSequence::Step> write_back_steps(std::function<void()> written_back);
   // Lets `drain` see the caches go idle.
   void watch_idle(DrainSequence& drain) const;
+  // Debug transport's bytes (docs/tlm-protocol.md): every built-in DRAM channel answers transport_dbg from
+  // `store` (not owned), or from the functional model's device memory (a GlobalMemoryStore kept here).
+  void set_backing_store(BackingStore* store);
+  void set_device_memory(ptx::GlobalMemory* memory);
+  // Told of an error response to a write a cache had already acknowledged (errors of requests an SM waits
+  // for reach its load/store unit with the response).
+  void on_error(const std::function<void(const std::string&)>& fn);
   // Grows whenever a request is accepted or answered anywhere below the SMs (the run's watchdog).
   uint64_t progress() const;
 
@@ -109,6 +117,7 @@ class MemorySystem {
   std::vector<std::unique_ptr<DramChannel>> dram_;
   std::vector<std::unique_ptr<L2Cache>> l2_;
   std::vector<std::unique_ptr<TlmChecker>> checkers_;
+  std::unique_ptr<GlobalMemoryStore> device_store_;
   uint32_t next_sm_ = 0;
 
   // Binds initiator to target, through a new checker named `link` when params.tlm_check.

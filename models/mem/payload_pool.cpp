@@ -37,6 +37,24 @@ tlm::tlm_generic_payload& PayloadPool::get(tlm::tlm_command cmd, uint64_t addr, 
   return *s;
 }
 
+void PayloadPool::set_byte_enables(tlm::tlm_generic_payload& p, const unsigned char* mask, unsigned len) {
+  auto& s = static_cast<Slot&>(p);
+  s.byte_enables.assign(mask, mask + len);
+  s.set_byte_enable_ptr(s.byte_enables.data());
+  s.set_byte_enable_length(len);
+}
+
+void PayloadPool::copy_byte_enables(tlm::tlm_generic_payload& to, const tlm::tlm_generic_payload& from) {
+  const unsigned char* mask = from.get_byte_enable_ptr();
+  const unsigned n = from.get_byte_enable_length();
+  if (!mask || n == 0) return;
+  auto& s = static_cast<Slot&>(to);
+  s.byte_enables.resize(to.get_data_length());
+  for (unsigned i = 0; i < to.get_data_length(); ++i) s.byte_enables[i] = mask[i % n];
+  s.set_byte_enable_ptr(s.byte_enables.data());
+  s.set_byte_enable_length(to.get_data_length());
+}
+
 void PayloadPool::free(tlm::tlm_generic_payload* p) {
   p->reset();  // drops auto extensions only; our RequestExt stays attached
   free_.push_back(static_cast<Slot*>(p));

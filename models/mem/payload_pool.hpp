@@ -24,6 +24,11 @@ class PayloadPool : public tlm::tlm_mm_interface {
   // A number below allocated() that stays with a payload of this pool for its whole life, so an owner can
   // keep per-request state in a vector instead of a map keyed by the payload.
   static uint32_t index(const tlm::tlm_generic_payload& p) { return static_cast<const Slot&>(p).index; }
+  // Byte enables of a payload of this pool, one per data byte (0xff enabled, 0 disabled), kept in the
+  // payload's own buffer: `mask` may go away after the call. Cleared by get().
+  static void set_byte_enables(tlm::tlm_generic_payload& p, const unsigned char* mask, unsigned len);
+  // Those of `from` (any payload), when the lengths agree: what a cache passes down with a store it forwards.
+  static void copy_byte_enables(tlm::tlm_generic_payload& to, const tlm::tlm_generic_payload& from);
 
   size_t allocated() const { return all_.size(); }
   size_t in_use() const { return all_.size() - free_.size(); }
@@ -32,6 +37,7 @@ class PayloadPool : public tlm::tlm_mm_interface {
   // Every payload of the pool is a Slot, so free() and index() find their slot without a lookup.
   struct Slot : tlm::tlm_generic_payload {
     std::vector<unsigned char> data;
+    std::vector<unsigned char> byte_enables;
     RequestExt* ext = nullptr;
     uint32_t index = 0;
   };

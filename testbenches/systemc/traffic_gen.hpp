@@ -4,6 +4,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <cstdint>
+#include <string>
 #include <systemc>
 #include <tlm>
 #include <unordered_map>
@@ -28,6 +29,8 @@ class TrafficGen : public sc_core::sc_module {
   std::vector<Access> script;
   std::vector<double> accepted, responded;  // cycles; -1 until it happens
   std::vector<int> l1_marks;                // per response: 1 the L1 hit, 0 it missed, -1 no L1 looked it up
+  std::vector<tlm::tlm_response_status> status;  // per response
+  std::vector<std::string> error_at;             // per response: RequestExt::error_at
 
   SC_HAS_PROCESS(TrafficGen);
   explicit TrafficGen(sc_core::sc_module_name n, int sm = 0)
@@ -54,6 +57,8 @@ class TrafficGen : public sc_core::sc_module {
     accepted.assign(script.size(), -1);
     responded.assign(script.size(), -1);
     l1_marks.assign(script.size(), -2);
+    status.assign(script.size(), tlm::TLM_INCOMPLETE_RESPONSE);
+    error_at.assign(script.size(), "");
     for (size_t i = 0; i < script.size(); ++i) {
       const auto at = sc_core::sc_time(static_cast<double>(script[i].cycle), sc_core::SC_NS);
       if (at > sc_core::sc_time_stamp()) wait(at - sc_core::sc_time_stamp());
@@ -71,6 +76,8 @@ class TrafficGen : public sc_core::sc_module {
     responded.at(index_.at(&g)) = now_cycles();
     const auto* ext = g.get_extension<RequestExt>();
     l1_marks.at(index_.at(&g)) = ext->looked_up ? int(ext->hit) : -1;
+    status.at(index_.at(&g)) = g.get_response_status();
+    error_at.at(index_.at(&g)) = ext->error_at;
     index_.erase(&g);
     g.release();
   }
