@@ -56,7 +56,7 @@ TEST(ScConventions, AUserHandlerSeesAMemoryErrorNamingTheKernel) {
   EXPECT_EQ(seen[0].first, report::kMemoryError);
   EXPECT_TRUE(seen[0].first.starts_with("simtlm/"));
   EXPECT_EQ(seen[0].second, "kernel vector_add: " + bench.gpu->error());
-  EXPECT_NE(seen[0].second.find("TLM_ADDRESS_ERROR_RESPONSE answered by gpu.dram"), std::string::npos);
+  EXPECT_NE(seen[0].second.find("TLM_ADDRESS_ERROR_RESPONSE answered by gpu.memory.dram"), std::string::npos);
 }
 
 TEST(ScConventions, WithSystemCsDefaultActionsTheReportIsThrownOutOfScStart) {
@@ -116,7 +116,8 @@ TEST(ScConventions, EveryNameIsUniqueAndEveryProcessSaysItIsOne) {
   }
   EXPECT_GT(processes, 10u);
   for (const char* expected : {"gpu.start_method", "gpu.watchdog_method", "gpu.sm0.cycle_method",
-                               "gpu.xbar.in_port_0_timeline", "gpu.xbar.out_port_0_timeline"})
+                               "gpu.memory.xbar.in_port_0_timeline", "gpu.memory.xbar.out_port_0_timeline",
+                               "gpu.memory.l1_0", "gpu.memory.dram0"})
     EXPECT_TRUE(names.count(expected)) << expected;
 }
 

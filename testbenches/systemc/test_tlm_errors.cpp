@@ -113,7 +113,8 @@ TEST(TlmErrors, AWorkloadWhoseMemoryAnswersAddressErrorsFailsLocated) {
   const std::string& e = gpu.error();
   ASSERT_FALSE(e.empty());
   EXPECT_TRUE(gpu.kernel_fault()) << e;
-  EXPECT_NE(e.find("memory error: TLM_ADDRESS_ERROR_RESPONSE answered by gpu.dram"), std::string::npos) << e;
+  EXPECT_NE(e.find("memory error: TLM_ADDRESS_ERROR_RESPONSE answered by gpu.memory.dram"), std::string::npos)
+      << e;
   EXPECT_NE(e.find("kernel vector_add"), std::string::npos) << e;  // located: kernel, CTA, warp, PC
   const size_t at = e.find("at address 0x");
   ASSERT_NE(at, std::string::npos) << e;
