@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "hw/sc/reports.hpp"
 #include "hw/sc/timing_params.hpp"
 #include "models/mem/at_ports.hpp"
 #include "models/mem/memory_system.hpp"
@@ -37,7 +38,7 @@ class ReplayInitiator : public sc_core::sc_module {
             },
             [this](mem::Gp& g) { on_response(g); }) {
     out.register_nb_transport_bw(this, &ReplayInitiator::bw);
-    SC_THREAD(issue);
+    declare_thread_process(issue_handle, "issue_thread", SC_CURRENT_USER_MODULE, issue);
   }
 
  private:
@@ -99,7 +100,7 @@ nlohmann::json run_mem_replay(const config::MachineConfig& config, const mem::Me
   if (options.request_bytes == 0 || (options.request_bytes & (options.request_bytes - 1)) != 0)
     throw std::invalid_argument(
         fmt::format("--request-bytes {} is not a power of two", options.request_bytes));
-  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  const hw::report::ReportActions report_actions;  // for this run only (hw/sc/reports.hpp)
   const hw::GpuParams gpu = hw::gpu_params(config);
   mem::MemoryParams params = gpu.memory;
   params.sms = 1;

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "hw/sc/gpu.hpp"
+#include "hw/sc/reports.hpp"
 
 namespace simtlm::sim {
 
@@ -29,7 +30,7 @@ void trace_waves(sc_core::sc_trace_file* file, Gpu& gpu) {
 
 TimingResult run_timing(const launch::Session& session, launch::DeviceImage& image,
                         const config::MachineConfig& config, const TimingOptions& options) {
-  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  const hw::report::ReportActions report_actions;  // for this run only (hw/sc/reports.hpp)
   const GpuParams params = gpu_params(config);
   image.context.nsm = params.sms;
   const TimingKernel kernel(image.context, params.sm.registers_per_thread, session.instruction_budget());
@@ -83,8 +84,11 @@ TimingResult run_timing(const launch::Session& session, launch::DeviceImage& ima
     throw TimingError(gpu->error());
   }
   if (!gpu->finished()) {
-    throw TimingError("the simulation ran out of events before kernel " + kernel.fn.name +
-                      " finished:" + gpu->describe_state());
+    const std::string what = "the simulation ran out of events before kernel " + kernel.fn.name +
+                             " finished:" + gpu->describe_state();
+    sc_core::sc_report_handler::report(sc_core::SC_ERROR, report::kOutOfEvents, what.c_str(), __FILE__,
+                                       __LINE__);
+    throw TimingError(what);
   }
   if (gpu->progress_sink) gpu->progress_sink->run_finished();
   result.stats = gpu->statistics();

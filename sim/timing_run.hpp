@@ -42,7 +42,7 @@ struct TimingOptions {
   // DRAM channel (0, 1, ... dram.channels - 1), before the simulation starts; the target socket it returns
   // stands in that channel's place. Each socket must accept dram.ports bindings (the L2 banks of the channel,
   // or the crossbar's bank ports without the L2) and its module must outlive the run; it may be built inside
-  // the callback (a child of the top level, named by the caller) or before run_timing. The built-in channels
+  // the callback (a child of gpu.memory, named by the caller) or before run_timing. The built-in channels
   // are then not built: the statistics' `dram` rows are absent and its totals zero. Empty: the configured
   // DRAM.
   mem::MemorySystem::ChannelTarget channel_target;

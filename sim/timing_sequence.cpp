@@ -10,6 +10,7 @@
 
 #include "hw/sc/gpu.hpp"
 #include "hw/sc/gpu_stats.hpp"
+#include "hw/sc/reports.hpp"
 #include "models/launch/sequence_totals.hpp"
 
 namespace simtlm::sim {
@@ -30,7 +31,7 @@ constexpr const char* kMemoryDocs[] = {"lsu", "l1", "interconnect", "l2", "dram"
 nlohmann::json run_timing_sequence(launch::SequenceSession& session, const config::MachineConfig& config,
                                    launch::SessionResult& result,
                                    const mem::MemorySystem::ChannelTarget& channel_target) {
-  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  const hw::report::ReportActions report_actions;  // for this run only (hw/sc/reports.hpp)
   const GpuParams params = gpu_params(config);
   session.reset();
   std::unique_ptr<launch::PlannedLaunch> current = session.next();
@@ -109,8 +110,11 @@ nlohmann::json run_timing_sequence(launch::SequenceSession& session, const confi
     throw TimingError(where + gpu->error());
   }
   if (!finished) {
-    throw TimingError("the simulation ran out of events before kernel " + current->kernel->name +
-                      " finished:" + gpu->describe_state());
+    const std::string what = "the simulation ran out of events before kernel " + current->kernel->name +
+                             " finished:" + gpu->describe_state();
+    sc_core::sc_report_handler::report(sc_core::SC_ERROR, report::kOutOfEvents, what.c_str(), __FILE__,
+                                       __LINE__);
+    throw TimingError(what);
   }
 
   if (gpu->progress_sink) gpu->progress_sink->run_finished();

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <map>
 
+#include "hw/sc/reports.hpp"
+
 namespace simtlm::hw {
 
 Gpu::Gpu(sc_core::sc_module_name name, const GpuParams& params, const TimingKernel& kernel,
@@ -13,7 +15,12 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuParams& params, const TimingKern
   for (uint32_t i = 0; i < p_.sms; ++i) {
     auto sm = std::make_unique<Sm>(("sm" + std::to_string(i)).c_str(), i, p_.sm, k_, units);
     sm->on_cta_done = [this](uint32_t s) { cta_done(s); };
-    sm->on_error = [this](const std::string& m, bool fault) { stop(m, fault); };
+    sm->on_error = [this](const std::string& m, bool fault) {
+      stop(m, fault,
+           !fault                          ? report::kSmError
+           : m.starts_with("memory error") ? report::kMemoryError
+                                           : report::kKernelFault);
+    };
     sm->grid_thread_instructions = &grid_thread_instructions_;
     sm->out().bind(memory_.sm_port(i));
     sms_.push_back(std::move(sm));
@@ -21,16 +28,16 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuParams& params, const TimingKern
   for (auto& sm : sms_) drain_.watch(sm->lsu().idle_event());
   memory_.watch_idle(drain_);
   memory_.set_device_memory(k_.launch.global);  // debug transport's bytes (docs/tlm-protocol.md)
-  memory_.on_error([this](const std::string& m) { stop(m, true); });
+  memory_.on_error([this](const std::string& m) { stop(m, true, report::kMemoryError); });
   make_work();
-  SC_METHOD(start);
+  declare_method_process(start_handle, "start_method", SC_CURRENT_USER_MODULE, start);
   sensitive << start_;
   dont_initialize();
   start_.notify(sc_core::SC_ZERO_TIME);
-  SC_METHOD(watchdog);
+  declare_method_process(watchdog_handle, "watchdog_method", SC_CURRENT_USER_MODULE, watchdog);
   sensitive << watchdog_;
   dont_initialize();
-  SC_METHOD(kernel_ended);
+  declare_method_process(kernel_ended_handle, "kernel_ended_method", SC_CURRENT_USER_MODULE, kernel_ended);
   sensitive << kernel_end_;
   dont_initialize();
 }
@@ -66,7 +73,7 @@ void Gpu::start() {
              "a CTA of kernel {} ({} threads, {} registers per thread, {} bytes of shared memory) does "
              "not fit in an SM of this configuration{}",
              k_.fn.name, k_.threads_per_cta, k_.registers_per_thread, k_.shared_per_cta, why),
-         false);
+         false, report::kDoesNotFit);
     return;
   }
   arm_watchdog(now_cycle());
@@ -113,12 +120,15 @@ void Gpu::begin_next_kernel() {
   start_.notify(sc_core::SC_ZERO_TIME);
 }
 
-void Gpu::stop(const std::string& message, bool kernel_fault) {
+void Gpu::stop(const std::string& message, bool kernel_fault, const char* type) {
   if (!error_.empty()) return;
   error_ = message;
   kernel_fault_ = kernel_fault;
   end_cycle_ = now_cycle();
   sc_core::sc_stop();
+  // Last: with SystemC's default actions for SC_ERROR the report is thrown from here out of sc_start.
+  const std::string text = fmt::format("kernel {}: {}", k_.fn.name, message);
+  sc_core::sc_report_handler::report(sc_core::SC_ERROR, type, text.c_str(), __FILE__, __LINE__);
 }
 
 std::string Gpu::describe_state() const {

@@ -70,7 +70,8 @@ class Gpu : public sc_core::sc_module {
   // in the memory system (docs/timing-model.md, Errors).
   uint64_t progress() const;
   std::string runaway_report(uint64_t now) const;
-  void stop(const std::string& message, bool kernel_fault);
+  // Records the error, stops the simulation and issues an SC_ERROR sc_report of `type` (hw/sc/reports.hpp).
+  void stop(const std::string& message, bool kernel_fault, const char* type);
   uint64_t now_cycle() const;
 
   const GpuParams p_;

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "hw/sc/gpu.hpp"
+#include "hw/sc/reports.hpp"
 
 namespace simtlm::hw {
 
@@ -51,7 +52,7 @@ void Gpu::watchdog() {
   if (finished() || !error_.empty()) return;
   const uint64_t now = now_cycle();
   if (p_.max_cycles && now - kernel_start_cycle_ >= p_.max_cycles) {
-    stop(runaway_report(now), true);
+    stop(runaway_report(now), true, report::kRunaway);
     return;
   }
   if (progress() != watchdog_seen_progress_) {
@@ -75,10 +76,10 @@ void Gpu::watchdog() {
              "run.watchdog_cycles{}",
              quiet, oldest->write ? "write" : "read", oldest->bytes, oldest->address, oldest_sm, oldest->warp,
              k_.where_pc(oldest->pc), oldest->sent_cycle, now, describe_state()),
-         false);
+         false, report::kStuck);
     return;
   }
-  stop(fmt::format("{} in kernel {}:{}", quiet, k_.fn.name, describe_state()), false);
+  stop(fmt::format("{} in kernel {}:{}", quiet, k_.fn.name, describe_state()), false, report::kDeadlock);
 }
 
 }  // namespace simtlm::hw

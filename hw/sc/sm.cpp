@@ -61,7 +61,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& params, const 
   if (const std::string refusal = unit_->refusal(); !refusal.empty()) throw ptx::KernelError(refusal);
   wave.mask.assign(static_cast<uint32_t>(unit_->slots().size()), 0);
   wave.depth.assign(static_cast<uint32_t>(unit_->slots().size()), 0);
-  SC_METHOD(cycle);
+  declare_method_process(cycle_handle, "cycle_method", SC_CURRENT_USER_MODULE, cycle);
   sensitive << wake_;
   dont_initialize();
 }

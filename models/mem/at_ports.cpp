@@ -20,12 +20,13 @@ void spawn_method(const char* name, sc_core::sc_event* ev, std::function<void()>
   o.spawn_method();
   o.dont_initialize();
   o.set_sensitivity(ev);
-  sc_core::sc_spawn(std::move(fn), sc_core::sc_gen_unique_name(name), &o);
+  sc_core::sc_spawn(std::move(fn), sc_core::sc_gen_unique_name(name, /*preserve_first=*/true), &o);
 }
 }  // namespace
 
+// The process is "<name>_timeline" (docs/systemc.md, "Process names"): never the name of a socket or module.
 Timeline::Timeline(const char* name) {
-  spawn_method(name, &ev_, [this] { run(); });
+  spawn_method((std::string(name) + "_timeline").c_str(), &ev_, [this] { run(); });
 }
 
 void Timeline::at(const sc_time& delay, std::function<void()> fn) {

@@ -31,14 +31,14 @@ Crossbar::Crossbar(sc_core::sc_module_name name, const CrossbarParams& params)
   out.register_nb_transport_bw(this, &Crossbar::bw);
   for (uint32_t i = 0; i < p_.in_ports; ++i) {
     in_ports_.push_back(std::make_unique<AtTargetPort>(
-        "in_port",
+        ("in_port_" + std::to_string(i)).c_str(),
         [this, i](Gp& g, tlm::tlm_phase& ph, sc_time& t) { return in[i]->nb_transport_bw(g, ph, t); },
         [this, i](Gp& g) { return accept(i, g); }, /*interconnect=*/true));
   }
   for (uint32_t b = 0; b < p_.out_ports; ++b) {
     target_names_[b] = std::string("the target bound to ") + out.name() + "[" + std::to_string(b) + "]";
     out_ports_.push_back(std::make_unique<AtInitiatorPort>(
-        "out_port",
+        ("out_port_" + std::to_string(b)).c_str(),
         [this, b](Gp& g, tlm::tlm_phase& ph, sc_time& t) { return out[b]->nb_transport_fw(g, ph, t); },
         [this, b](Gp& g) { on_resp(b, g); }));
     out_ports_.back()->on_req_done = [this, b] {

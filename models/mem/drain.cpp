@@ -3,7 +3,7 @@
 namespace simtlm::mem {
 
 DrainSequence::DrainSequence(sc_core::sc_module_name name) : sc_module(name) {
-  SC_METHOD(check);
+  declare_method_process(check_handle, "check_method", SC_CURRENT_USER_MODULE, check);
   sensitive << wake_;
   dont_initialize();
 }

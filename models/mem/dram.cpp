@@ -11,7 +11,7 @@ Dram::Dram(sc_core::sc_module_name name, const DramParams& params)
     : DramChannel(name, params), banks_(p_.banks) {
   if (p_.fixed_latency_mode)
     throw std::invalid_argument("DramParams: fixed-latency mode is a FixedLatencyDram (make_dram_channel)");
-  SC_METHOD(schedule);
+  declare_method_process(schedule_handle, "schedule_method", SC_CURRENT_USER_MODULE, schedule);
   sensitive << wake_;
   dont_initialize();
 }

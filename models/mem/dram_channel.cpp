@@ -22,7 +22,8 @@ DramChannel::DramChannel(sc_core::sc_module_name name, const DramParams& params)
   in.register_get_direct_mem_ptr(this, &DramChannel::get_direct_mem_ptr);
   for (uint32_t i = 0; i < p_.ports; ++i)
     ports_.push_back(std::make_unique<AtTargetPort>(
-        "port", [this, i](Gp& g, tlm::tlm_phase& ph, sc_time& t) { return in[i]->nb_transport_bw(g, ph, t); },
+        ("port_" + std::to_string(i)).c_str(),
+        [this, i](Gp& g, tlm::tlm_phase& ph, sc_time& t) { return in[i]->nb_transport_bw(g, ph, t); },
         [this, i](Gp& g) { return accept(i, g); }));
 }
 

@@ -3,7 +3,7 @@
 namespace simtlm::mem {
 
 FixedLatencyDram::FixedLatencyDram(sc_core::sc_module_name name, const DramParams& params)
-    : DramChannel(name, params), timeline_("timeline") {}
+    : DramChannel(name, params), timeline_("response") {}
 
 bool FixedLatencyDram::accept(uint32_t port, Gp& p) {
   if (full(p)) return false;

@@ -21,8 +21,9 @@ uint64_t cache_events(const CacheStats& s) {
 
 }  // namespace
 
-MemorySystem::MemorySystem(const MemoryParams& params, const ChannelTarget& channel_target)
-    : p_(params), xbar_(std::make_unique<Crossbar>("xbar", p_.xbar)) {
+MemorySystem::MemorySystem(sc_core::sc_module_name name, const MemoryParams& params,
+                           const ChannelTarget& channel_target)
+    : sc_module(name), p_(params), xbar_(std::make_unique<Crossbar>("xbar", p_.xbar)) {
   if (p_.dram.channels == 0 || p_.l2_banks % p_.dram.channels != 0)
     throw std::invalid_argument("MemoryParams: the L2 banks must be a multiple of the DRAM channels");
   if (p_.l1_enabled) {
@@ -61,6 +62,12 @@ MemorySystem::MemorySystem(const MemoryParams& params, const ChannelTarget& chan
     l2->set_target_name(socket_owner(channel.get_base_export()));
     l2_.push_back(std::move(l2));
   }
+  // The SM-side checkers are built here, so they are children of this module too; sm_port hands them out.
+  for (uint32_t sm = 0; p_.tlm_check && sm < p_.sms; ++sm) {
+    checkers_.push_back(std::make_unique<TlmChecker>(
+        ("check_sm" + std::to_string(sm) + (p_.l1_enabled ? "_l1" : "_xbar")).c_str()));
+    sm_checkers_.push_back(checkers_.back().get());
+  }
 }
 
 TargetSocket& MemorySystem::sm_port(uint32_t sm) {
@@ -71,10 +78,8 @@ TargetSocket& MemorySystem::sm_port(uint32_t sm) {
   ++next_sm_;
   TargetSocket& first = p_.l1_enabled ? static_cast<TargetSocket&>(l1_[sm]->in) : xbar_->in;
   if (!p_.tlm_check) return first;
-  checkers_.push_back(std::make_unique<TlmChecker>(
-      ("check_sm" + std::to_string(sm) + (p_.l1_enabled ? "_l1" : "_xbar")).c_str()));
-  checkers_.back()->out.bind(first);
-  return checkers_.back()->in;
+  sm_checkers_[sm]->out.bind(first);
+  return sm_checkers_[sm]->in;
 }
 
 template <typename Initiator>

@@ -1,9 +1,9 @@
 #pragma once
 // The memory hierarchy below the SMs' load/store units, built from its parameters: a per-SM L1 (or none),
 // the crossbar, the L2 banks (or none), and one DRAM channel backend per channel (Dram or FixedLatencyDram,
-// chosen by DramParams, or any module with a TLM target socket bound in a channel's place). Not a module
-// itself: the components are children of the module that builds it, so their names stay "gpu.l1_0",
-// "gpu.dram1", ...
+// chosen by DramParams, or any module with a TLM target socket bound in a channel's place). A module of its
+// own ("memory" unless named): the components are its children, "gpu.memory.l1_0", "gpu.memory.dram1", ...
+// (docs/systemc.md, "Hierarchy").
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -71,14 +71,19 @@ struct MemoryParams {
 using TargetSocket =
     tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>, tlm::tlm_bw_transport_if<>>;
 
-class MemorySystem {
+class MemorySystem : public sc_core::sc_module {
  public:
   // Returns the target socket that stands in DRAM channel `channel`'s place; its module must accept
   // params.dram.ports bindings (one per L2 bank of the channel) and outlive the simulation.
   using ChannelTarget = std::function<TargetSocket&(uint32_t channel)>;
 
   // Without channel_target, every channel is the backend DramParams selects (make_dram_channel).
-  explicit MemorySystem(const MemoryParams& params, const ChannelTarget& channel_target = {});
+  MemorySystem(sc_core::sc_module_name name, const MemoryParams& params,
+               const ChannelTarget& channel_target = {});
+  // Named "memory" (a second one in the same parent "memory_0", ...).
+  explicit MemorySystem(const MemoryParams& params, const ChannelTarget& channel_target = {})
+      : MemorySystem(sc_core::sc_gen_unique_name("memory", /*preserve_first=*/true), params, channel_target) {
+  }
   MemorySystem(const MemorySystem&) = delete;
   MemorySystem& operator=(const MemorySystem&) = delete;
 
@@ -117,6 +122,7 @@ class MemorySystem {
   std::vector<std::unique_ptr<DramChannel>> dram_;
   std::vector<std::unique_ptr<L2Cache>> l2_;
   std::vector<std::unique_ptr<TlmChecker>> checkers_;
+  std::vector<TlmChecker*> sm_checkers_;  // in front of each SM's port, with params.tlm_check
   std::unique_ptr<GlobalMemoryStore> device_store_;
   uint32_t next_sm_ = 0;
 
