@@ -33,8 +33,8 @@ def safety_bullets(ctx):
                        "executions)" for k, d in relaxed) +
              ". It still refuses bounds checks (ocean_fft's, sad's frame-edge test, sobel's border test, whose "
              "stores or loads they guard) and loop exits without another bounded exit (histogram's retry loop: a "
-             "herded retry spins while more than half of a warp's lanes lose their write, which uniform bytes "
-             "never cause but the analysis cannot know). Forced anyway: " +
+             "herded retry spins while more than half of a warp's lanes lose their write, which the analysis "
+             "cannot rule out). Forced anyway: " +
              ", ".join(f"{k} {fmt_gain(d['speedup'])}" if d else f"{k} fails (a lane leaves its buffer)"
                        for k, d in forced) + ".",
              "- **Texture reads.** The SDK reads sobel's image and volume_render's volume through textures, which "
@@ -58,9 +58,7 @@ def gain_bullet(ctx):
                      f"executions diverge, {h['herded']} herded")
     chosen = mean([branch.stats(paper_row(branch, k), "hw0")["speedup"] for k in kernels])
     return (f"- **Hardware branch herding gains {100 * (chosen - 1):+.1f}% on the paper's branches (paper +30%).** "
-            "Per kernel, with the exact run's divergence: " + "; ".join(parts) + ". Herding pays where divergent "
-            "branches guard long paths (lbm's collision, histogram's retries, volume_render's march); particles, "
-            "ocean_fft and sobel diverge at branches around short code, and sad's herded branch cannot run at all.")
+            "Per kernel, with the exact run's divergence: " + "; ".join(parts) + ".")
 
 
 def mandelbrot_bullet(ctx):

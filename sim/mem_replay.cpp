@@ -80,7 +80,7 @@ class ReplayInitiator : public sc_core::sc_module {
   std::vector<size_t> index_;  // per pool slot: the request it carries
 };
 
-double percentile(std::vector<double> sorted, double p) {
+double percentile(const std::vector<double>& sorted, double p) {
   const size_t k =
       std::min(sorted.size() - 1, static_cast<size_t>(p * static_cast<double>(sorted.size() - 1) + 0.5));
   return sorted[k];

@@ -1,8 +1,9 @@
 // The Sm's memory-issue path: shared-memory bank conflicts, coalescing global and local accesses into
 // requests for the LoadStoreUnit, and the responses that make destination registers ready again.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
-#include <cstdio>
 #include <string>
 
 #include "hw/sc/sm.hpp"
@@ -19,12 +20,6 @@ uint64_t sent_address(const CoalescedRequest& r) {
   return r.sectors ? r.base + std::countr_zero(r.sectors) * 32 : r.base;
 }
 const std::vector<uint8_t> kNoByteEnables;
-
-std::string hex64(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 uint32_t sent_bytes(const CoalescedRequest& r) {
   const uint32_t lo = std::countr_zero(r.sectors) * 32;
@@ -139,9 +134,9 @@ void Sm::memory_error(const OutstandingRequest& r, const std::string& status, co
   const std::string loc =
       live ? where(slot(r.warp), r.pc) : k_.where_pc(r.pc) + ", SM " + std::to_string(id_);
   fail("memory error: " + status + " answered by " + (at.empty() ? std::string("the memory system") : at) +
-           " to a " + (r.write ? "write" : "read") + " of " + std::to_string(r.bytes) +
-           " bytes at address 0x" + hex64(r.address) + " (" + loc + ", sent at cycle " +
-           std::to_string(r.sent_cycle) + ")",
+           " to a " + (r.write ? "write" : "read") + " of " + std::to_string(r.bytes) + " bytes at address " +
+           fmt::format("{:#x}", r.address) + " (" + loc + ", sent at cycle " + std::to_string(r.sent_cycle) +
+           ")",
        true);
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 // Small, exactly predictable parameter sets and an L1 -> crossbar -> L2 -> DRAM chain for the tests.
+#include <tlm_utils/simple_target_socket.h>
+
 #include <memory>
 #include <vector>
 
@@ -7,6 +9,7 @@
 #include "models/mem/crossbar.hpp"
 #include "models/mem/dram.hpp"
 #include "models/mem/fixed_latency_dram.hpp"
+#include "models/mem/memory_system.hpp"
 #include "testbenches/systemc/traffic_gen.hpp"
 
 namespace simtlm::mem::test {
@@ -89,5 +92,50 @@ struct Chain {
     }
   }
 };
+
+// Answers every request `latency` cycles after it arrives (BEGIN_RESP at once with an annotated delay, as
+// a loosely written AT model would) and records what it was asked.
+struct FixedLatencyTarget : sc_core::sc_module {
+  struct Seen {
+    double cycle;
+    tlm::tlm_command cmd;
+    uint64_t addr;
+    unsigned len;
+  };
+  tlm_utils::simple_target_socket<FixedLatencyTarget> socket{"socket"};
+  std::vector<Seen> seen;
+  uint64_t latency;
+  bool set_status = true;  // false: answers still TLM_INCOMPLETE_RESPONSE (a non-compliant target)
+
+  FixedLatencyTarget(sc_core::sc_module_name n, uint64_t cycles) : sc_module(n), latency(cycles) {
+    socket.register_nb_transport_fw(this, &FixedLatencyTarget::fw);
+  }
+  tlm::tlm_sync_enum fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
+    if (ph == tlm::END_RESP) return tlm::TLM_COMPLETED;
+    const sc_core::sc_time ns(1, sc_core::SC_NS);
+    seen.push_back(
+        {(sc_core::sc_time_stamp() + t) / ns, p.get_command(), p.get_address(), p.get_data_length()});
+    if (set_status) p.set_response_status(tlm::TLM_OK_RESPONSE);
+    ph = tlm::BEGIN_RESP;
+    t += ns * static_cast<double>(latency);
+    return tlm::TLM_UPDATED;
+  }
+};
+
+// One SM, two L2 banks interleaved by their 128-byte line, two DRAM channels of one bank each.
+inline MemoryParams test_two_channel_memory() {
+  MemoryParams p;
+  p.sms = 1;
+  p.l1 = test_l1();
+  p.l2 = test_l2();
+  p.l2.slices = 2;
+  p.l2_banks = 2;
+  p.xbar = test_xbar(1, 2);
+  p.xbar.interleave_bytes = 128;
+  p.dram = test_dram(1);
+  p.dram.channels = 2;
+  p.dram.channel_interleave_bytes = 128;
+  return p;
+}
 
 }  // namespace simtlm::mem::test

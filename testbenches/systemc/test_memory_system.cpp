@@ -18,53 +18,9 @@ namespace {
 constexpr auto R = tlm::TLM_READ_COMMAND;
 constexpr auto W = tlm::TLM_WRITE_COMMAND;
 
-// Answers every request `latency` cycles after it arrives (BEGIN_RESP at once with an annotated delay, as
-// a loosely written AT model would) and records what it was asked.
-struct FixedLatencyTarget : sc_core::sc_module {
-  struct Seen {
-    double cycle;
-    tlm::tlm_command cmd;
-    uint64_t addr;
-    unsigned len;
-  };
-  tlm_utils::simple_target_socket<FixedLatencyTarget> socket{"socket"};
-  std::vector<Seen> seen;
-  uint64_t latency;
-
-  FixedLatencyTarget(sc_core::sc_module_name n, uint64_t cycles) : sc_module(n), latency(cycles) {
-    socket.register_nb_transport_fw(this, &FixedLatencyTarget::fw);
-  }
-  tlm::tlm_sync_enum fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
-    if (ph == tlm::END_RESP) return tlm::TLM_COMPLETED;
-    const sc_core::sc_time ns(1, sc_core::SC_NS);
-    seen.push_back(
-        {(sc_core::sc_time_stamp() + t) / ns, p.get_command(), p.get_address(), p.get_data_length()});
-    p.set_response_status(tlm::TLM_OK_RESPONSE);
-    ph = tlm::BEGIN_RESP;
-    t += ns * static_cast<double>(latency);
-    return tlm::TLM_UPDATED;
-  }
-};
-
-// One SM, two L2 banks interleaved by their 128-byte line, two DRAM channels of one bank each.
-MemoryParams two_channel_params() {
-  MemoryParams p;
-  p.sms = 1;
-  p.l1 = test_l1();
-  p.l2 = test_l2();
-  p.l2.slices = 2;
-  p.l2_banks = 2;
-  p.xbar = test_xbar(1, 2);
-  p.xbar.interleave_bytes = 128;
-  p.dram = test_dram(1);
-  p.dram.channels = 2;
-  p.dram.channel_interleave_bytes = 128;
-  return p;
-}
-
 TEST(MemorySystem, CustomTargetInEachDramChannelAnswersThroughL1CrossbarAndL2) {
   FixedLatencyTarget channel0("channel0", 25), channel1("channel1", 40);
-  MemorySystem memory(two_channel_params(), [&](uint32_t channel) -> TargetSocket& {
+  MemorySystem memory(test_two_channel_memory(), [&](uint32_t channel) -> TargetSocket& {
     return channel == 0 ? channel0.socket : channel1.socket;
   });
   TrafficGen tg("tg");
@@ -94,8 +50,8 @@ TEST(MemorySystem, CustomTargetInEachDramChannelAnswersThroughL1CrossbarAndL2) {
 }
 
 TEST(MemorySystem, DramModeSelectsEachChannelsBackend) {
-  MemoryParams timed = two_channel_params();
-  MemoryParams fixed = two_channel_params();
+  MemoryParams timed = test_two_channel_memory();
+  MemoryParams fixed = test_two_channel_memory();
   fixed.dram.fixed_latency_mode = true;
   fixed.dram.fixed_latency = 30;
   MemorySystem a(timed), b(fixed);
@@ -118,7 +74,7 @@ TEST(MemorySystem, DramModeSelectsEachChannelsBackend) {
 }
 
 TEST(MemorySystem, SmsBindInOrderAndWithoutL1sReachTheCrossbar) {
-  MemoryParams p = two_channel_params();
+  MemoryParams p = test_two_channel_memory();
   p.sms = 2;
   p.xbar.in_ports = 2;
   p.l1_enabled = false;

@@ -2,7 +2,6 @@
 // changes no latency and sees every transaction of a compliant run; a DRAM channel target that answers
 // without a response status stops the run with an sc_report naming the L2-to-channel link and the rule.
 #include <gtest/gtest.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include <string>
 #include <vector>
@@ -16,37 +15,9 @@ namespace {
 constexpr auto R = tlm::TLM_READ_COMMAND;
 constexpr auto W = tlm::TLM_WRITE_COMMAND;
 
-// Answers every request `latency` cycles after it arrives, with TLM_OK_RESPONSE unless told to forget it.
-struct ChannelTarget : sc_core::sc_module {
-  tlm_utils::simple_target_socket<ChannelTarget> socket{"socket"};
-  uint64_t latency;
-  bool set_status;
-  ChannelTarget(sc_core::sc_module_name n, uint64_t cycles, bool status = true)
-      : sc_module(n), latency(cycles), set_status(status) {
-    socket.register_nb_transport_fw(this, &ChannelTarget::fw);
-  }
-  tlm::tlm_sync_enum fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& ph, sc_core::sc_time& t) {
-    if (ph == tlm::END_RESP) return tlm::TLM_COMPLETED;
-    if (set_status) p.set_response_status(tlm::TLM_OK_RESPONSE);
-    ph = tlm::BEGIN_RESP;
-    t += sc_core::sc_time(static_cast<double>(latency), sc_core::SC_NS);
-    return tlm::TLM_UPDATED;
-  }
-};
-
-// One SM, two L2 banks and two DRAM channels of one bank each, with the checkers on.
+// test_two_channel_memory() (mem_chain.hpp: one SM, two L2 banks, two DRAM channels) with the checkers on.
 MemoryParams checked_params() {
-  MemoryParams p;
-  p.sms = 1;
-  p.l1 = test_l1();
-  p.l2 = test_l2();
-  p.l2.slices = 2;
-  p.l2_banks = 2;
-  p.xbar = test_xbar(1, 2);
-  p.xbar.interleave_bytes = 128;
-  p.dram = test_dram(1);
-  p.dram.channels = 2;
-  p.dram.channel_interleave_bytes = 128;
+  MemoryParams p = test_two_channel_memory();
   p.tlm_check = true;
   return p;
 }
@@ -58,7 +29,7 @@ std::vector<std::string> checker_names(const MemorySystem& memory) {
 }
 
 TEST(TlmCheckMemory, ACheckerOnEveryLinkChangesNoLatencyAndSeesEveryTransaction) {
-  ChannelTarget channel0("channel0", 25), channel1("channel1", 40);
+  FixedLatencyTarget channel0("channel0", 25), channel1("channel1", 40);
   MemorySystem memory(checked_params(), [&](uint32_t channel) -> TargetSocket& {
     return channel == 0 ? channel0.socket : channel1.socket;
   });
@@ -85,7 +56,8 @@ TEST(TlmCheckMemory, ACheckerOnEveryLinkChangesNoLatencyAndSeesEveryTransaction)
 }
 
 TEST(TlmCheckMemory, AChannelTargetWithoutAResponseStatusStopsTheRunNamingTheLink) {
-  ChannelTarget channel0("channel0", 25, false), channel1("channel1", 40);
+  FixedLatencyTarget channel0("channel0", 25), channel1("channel1", 40);
+  channel0.set_status = false;
   MemorySystem memory(checked_params(), [&](uint32_t channel) -> TargetSocket& {
     return channel == 0 ? channel0.socket : channel1.socket;
   });

@@ -1,6 +1,7 @@
-// Reference of workloads/histogram64: the bins (byte / 4) of the first 4 * word_count bytes, which the
-// partial and merge kernels must produce whatever order the warps' retry loops take. word_count and
-// partial_count come from the launch file's first launches of the two kernels.
+// References of workloads/histogram64 and workloads/histogram256, the two tagged sub-histogram ports: the
+// bins of the first 4 * word_count bytes (bin = byte >> shift), which the partial and merge kernels must
+// produce whatever order the warps' retry loops take. word_count and partial_count come from the launch
+// file's first launches of the two kernels.
 #include "workloads/reference/sequence_params.hpp"
 #include "workloads/reference/suite.hpp"
 
@@ -14,21 +15,29 @@ const std::string& sequence_buffer(const launch::Launch& launch, const std::stri
   return p.buffer;
 }
 
+void tagged_histogram(const launch::Launch& launch, Buffers& buffers, const std::string& partial_kernel,
+                      const std::string& merge_kernel, uint64_t bin_count, unsigned shift) {
+  const int64_t word_count = sequence_param_int(launch, partial_kernel, 1);
+  const int64_t partial_count = sequence_param_int(launch, merge_kernel, 1);
+  const uint8_t* data = checked_view<uint8_t>(launch, buffers, sequence_buffer(launch, partial_kernel, 0),
+                                              4 * elements(word_count), "4 bytes per word of word_count");
+  checked_view<uint32_t>(launch, buffers, sequence_buffer(launch, merge_kernel, 0),
+                         bin_count * elements(partial_count),
+                         std::to_string(bin_count) + " bins per partial histogram");
+  uint32_t* bins = checked_view<uint32_t>(launch, buffers, sequence_buffer(launch, merge_kernel, 2),
+                                          bin_count, "one per bin");
+  for (uint64_t bin = 0; bin < bin_count; ++bin) bins[bin] = 0;
+  for (uint64_t i = 0; i < 4 * elements(word_count); ++i) ++bins[data[i] >> shift];
+}
+
 }  // namespace
 
 void histogram64(const launch::Launch& launch, Buffers& buffers) {
-  constexpr uint64_t kBins = 64;
-  const int64_t word_count = sequence_param_int(launch, "histogram64_partial", 1);
-  const int64_t partial_count = sequence_param_int(launch, "merge_histogram64", 1);
-  const uint8_t* data =
-      checked_view<uint8_t>(launch, buffers, sequence_buffer(launch, "histogram64_partial", 0),
-                            4 * elements(word_count), "4 bytes per word of word_count");
-  checked_view<uint32_t>(launch, buffers, sequence_buffer(launch, "merge_histogram64", 0),
-                         kBins * elements(partial_count), "64 bins per partial histogram");
-  uint32_t* bins = checked_view<uint32_t>(launch, buffers, sequence_buffer(launch, "merge_histogram64", 2),
-                                          kBins, "one per bin");
-  for (uint64_t bin = 0; bin < kBins; ++bin) bins[bin] = 0;
-  for (uint64_t i = 0; i < 4 * elements(word_count); ++i) ++bins[data[i] >> 2];
+  tagged_histogram(launch, buffers, "histogram64_partial", "merge_histogram64", 64, 2);
+}
+
+void histogram256(const launch::Launch& launch, Buffers& buffers) {
+  tagged_histogram(launch, buffers, "histogram256_partial", "merge_histogram256", 256, 0);
 }
 
 }  // namespace simtlm::workloads
