@@ -43,6 +43,18 @@ foreach(header IN LISTS SIMTLM_PUBLIC_HEADERS)
   install(FILES ${PROJECT_SOURCE_DIR}/${header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/simtlm/${dir})
 endforeach()
 
+# The same libraries for pkg-config users, users before what they use (static linking resolves left to right).
+set(SIMTLM_PC_LIBS "")
+foreach(library IN LISTS SIMTLM_PACKAGE_LIBRARIES)
+  get_target_property(type ${library} TYPE)
+  if(NOT type STREQUAL "INTERFACE_LIBRARY")
+    string(PREPEND SIMTLM_PC_LIBS "-l${library} ")
+  endif()
+endforeach()
+string(STRIP "${SIMTLM_PC_LIBS}" SIMTLM_PC_LIBS)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/simtlm.pc.in ${PROJECT_BINARY_DIR}/simtlm.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/simtlm.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
 set(SIMTLM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/simtlm)
 install(EXPORT simtlmTargets NAMESPACE simtlm:: DESTINATION ${SIMTLM_CMAKE_DIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/simtlmConfig.cmake.in

@@ -42,4 +42,25 @@ void print_failures(const RunArgs& args, const launch::SessionResult& result) {
   }
 }
 
+TimingTraces::TimingTraces(const RunArgs& args, launch::OutputSet& outputs, sim::TimingOptions& options)
+    : args_(args) {
+  const std::filesystem::path warps = outputs.redirect(args.trace_warps);
+  options.vcd = outputs.redirect(args.trace_vcd);
+  for (const std::filesystem::path& file : {options.vcd, warps}) {
+    std::error_code ec;
+    if (!file.empty() && file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
+  }
+  if (!args.trace_warps.empty()) {
+    warps_.open(warps);
+    if (!warps_) throw std::runtime_error(args.trace_warps.string() + ": cannot write the warp trace");
+    options.warp_trace = &warps_;
+  }
+}
+
+void TimingTraces::finish() {
+  if (!warps_.is_open()) return;
+  warps_.close();
+  if (!warps_) throw launch::OutputWriteError(args_.trace_warps.string() + ": cannot write the warp trace");
+}
+
 }  // namespace simtlm::cli

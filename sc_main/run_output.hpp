@@ -5,12 +5,15 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 
 #include "models/config/machine_config.hpp"
+#include "models/launch/output_dir.hpp"
 #include "models/launch/session.hpp"
 #include "sc_main/commands.hpp"
+#include "sim/timing_run.hpp"
 
 namespace simtlm::cli {
 
@@ -21,6 +24,19 @@ config::MachineConfig run_machine_config(const RunArgs& args);
 std::filesystem::path output_dir(const RunArgs& args);
 
 // DIR/stats.json (DIR: the staging directory of the run's output set).
+// --trace-vcd and --trace-warps of a timing run, set in `options`: a trace inside --out goes to the
+// staging directory and so joins the output set. finish() after the run: throws OutputWriteError when the
+// warp trace could not be written.
+class TimingTraces {
+ public:
+  TimingTraces(const RunArgs& args, launch::OutputSet& outputs, sim::TimingOptions& options);
+  void finish();
+
+ private:
+  const RunArgs& args_;
+  std::ofstream warps_;
+};
+
 void write_stats_file(const std::filesystem::path& dir, const nlohmann::json& doc);
 
 // "MISMATCH" when a check failed, "yes" when expect or a host reference checked the outputs, else "n/a".

@@ -61,19 +61,20 @@ int run_sequence_command(const RunArgs& args) {
 }
 
 int run_sequence_timing_command(const RunArgs& args) {
-  if (!args.trace_vcd.empty() || !args.trace_warps.empty() || !args.rtl.empty() || args.rtl_check) {
-    throw std::runtime_error("--trace-vcd, --trace-warps, --rtl and --rtl-check take a single-launch file");
-  }
+  if (!args.rtl.empty() || args.rtl_check)
+    throw std::runtime_error("--rtl and --rtl-check take a single-launch file");
   const config::MachineConfig machine = run_machine_config(args);
   PreparedRun prepared = prepare_run(args, false, &machine);
   launch::SequenceSession session(std::move(prepared.launch), prepared.options);
   check_sequence_herding(prepared, session);
   const fs::path dir = output_dir(args);
   launch::OutputSet outputs(dir);
+  sim::TimingOptions options;
+  TimingTraces traces(args, outputs, options);
   launch::SessionResult result;
   nlohmann::json doc;
   try {
-    doc = sim::run_timing_sequence(session, machine, result);
+    doc = sim::run_timing_sequence(session, machine, result, options);
   } catch (const ptx::KernelError& e) {
     throw std::runtime_error(fmt::format("{}: {}", args.launch.string(), e.what()));
   } catch (const sim::TimingError& e) {
@@ -82,6 +83,7 @@ int run_sequence_timing_command(const RunArgs& args) {
     // A unit refusing a parameter: --rtl is refused above, so the configuration is to blame.
     throw std::runtime_error(config::attribute_unit_refusal(e.what(), false, machine.origin()));
   }
+  traces.finish();
   doc["config"] =
       machine.source() == "defaults" ? machine.source() : fs::path(machine.source()).filename().string();
   doc["overrides"] = args.overrides;

@@ -27,21 +27,9 @@ int run_timing_command(const RunArgs& args) {
   const std::unique_ptr<launch::DeviceImage> image = session.prepare_device();
   const fs::path dir = output_dir(args);
   launch::OutputSet outputs(dir);
-  // A trace inside the output directory goes to the staging directory and so joins the output set.
-  const fs::path warp_trace = outputs.redirect(args.trace_warps);
-  std::ofstream trace;
   sim::TimingOptions options;
-  options.vcd = outputs.redirect(args.trace_vcd);
-  for (const fs::path& file : {options.vcd, warp_trace}) {
-    std::error_code ec;
-    if (!file.empty() && file.has_parent_path()) fs::create_directories(file.parent_path(), ec);
-  }
+  TimingTraces traces(args, outputs, options);
   options.units = rtl_selection(args.rtl, args.rtl_check);
-  if (!args.trace_warps.empty()) {
-    trace.open(warp_trace);
-    if (!trace) throw std::runtime_error(args.trace_warps.string() + ": cannot write the warp trace");
-    options.warp_trace = &trace;
-  }
   sim::TimingResult timing;
   try {
     timing = sim::run_timing(session, *image, machine, options);
@@ -53,10 +41,7 @@ int run_timing_command(const RunArgs& args) {
     throw std::runtime_error(
         config::attribute_unit_refusal(e.what(), options.units.any_rtl(), machine.origin()));
   }
-  if (trace.is_open()) {
-    trace.close();
-    if (!trace) throw launch::OutputWriteError(args.trace_warps.string() + ": cannot write the warp trace");
-  }
+  traces.finish();
   launch::SessionResult result;
   result.buffers = timing.buffers;
   result.warnings = session.warnings();

@@ -73,7 +73,7 @@ nlohmann::json run_timing_in_child(const launch::Launch& l, const launch::Sessio
       if (l.is_sequence()) {  // the whole sequence in this child's one simulation
         launch::SequenceSession sequence(l, session_options);
         launch::SessionResult checked;
-        out["stats"] = run_timing_sequence(sequence, machine, checked, options.channel_target);
+        out["stats"] = run_timing_sequence(sequence, machine, checked, options);
         for (const auto& [name, bytes] : checked.buffers) {
           out["sha256"][name] = launch::sha256_hex(bytes);
           if (extra.buffers) out["buffers"][name] = to_hex(bytes);

@@ -2,31 +2,15 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 
 #include "hw/sc/gpu.hpp"
 #include "hw/sc/reports.hpp"
+#include "sim/waveform.hpp"
 
 namespace simtlm::sim {
 
 using namespace hw;  // the timing model this layer drives
-
-namespace {
-
-void trace_waves(sc_core::sc_trace_file* file, Gpu& gpu) {
-  for (auto& sm : gpu.sms()) {
-    const std::string base = sm->basename();
-    Sm::Wave& wave = sm->wave;
-    wave.enabled = true;
-    sc_core::sc_trace(file, wave.issued_slot, base + ".issue_slot");
-    sc_core::sc_trace(file, wave.issued_mask, base + ".issue_mask");
-    for (size_t slot = 0; slot < wave.mask.size(); ++slot) {
-      sc_core::sc_trace(file, wave.mask[slot], base + ".warp" + std::to_string(slot) + ".active_mask");
-      sc_core::sc_trace(file, wave.depth[slot], base + ".warp" + std::to_string(slot) + ".stack_depth");
-    }
-  }
-}
-
-}  // namespace
 
 TimingResult run_timing(const launch::Session& session, launch::DeviceImage& image,
                         const config::MachineConfig& config, const TimingOptions& options) {
@@ -60,25 +44,18 @@ TimingResult run_timing(const launch::Session& session, launch::DeviceImage& ima
   if (rtl_compactor) sm_units.compactor = units.compactor.get();
   auto gpu = std::make_unique<Gpu>("gpu", params, kernel, sm_units, options.channel_target);
   for (auto& sm : gpu->sms()) sm->unit_cycle = &unit_cycle;
-  if (options.warp_trace) {
-    std::ostream* out = options.warp_trace;
+  if (std::ostream* out = options.warp_trace) {
     for (auto& sm : gpu->sms()) sm->trace = [out](const std::string& line) { *out << line << '\n'; };
   }
-  sc_core::sc_trace_file* vcd = nullptr;
-  if (!options.vcd.empty()) {
-    std::string stem = options.vcd.string();
-    if (stem.size() > 4 && stem.ends_with(".vcd")) stem.resize(stem.size() - 4);  // SystemC appends .vcd
-    vcd = sc_core::sc_create_vcd_trace_file(stem.c_str());
-    vcd->set_time_unit(1, sc_core::SC_PS);  // DRAM clocks need not be whole core cycles
-    trace_waves(vcd, *gpu);
-  }
+  std::optional<Waveform> vcd;
+  if (!options.vcd.empty()) vcd.emplace(options.vcd, *gpu, params.sm.clock);
   gpu->progress_sink = session.progress();
   if (gpu->progress_sink) gpu->progress_sink->launch_started(0, image.context.grid.count());
   const auto start = std::chrono::steady_clock::now();
   sc_core::sc_start();
   TimingResult result;
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (vcd) sc_core::sc_close_vcd_trace_file(vcd);
+  vcd.reset();
   if (!gpu->error().empty()) {
     if (gpu->kernel_fault()) throw ptx::KernelError(gpu->error());
     throw TimingError(gpu->error());

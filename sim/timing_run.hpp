@@ -35,7 +35,7 @@ class TimingError : public std::runtime_error {
 };
 
 struct TimingOptions {
-  std::filesystem::path vcd;           // --trace-vcd: waveform of issue slot, active masks, stack depths
+  std::filesystem::path vcd;           // --trace-vcd: the waveform of sim/waveform.hpp
   std::ostream* warp_trace = nullptr;  // --trace-warps: one line per issued warp instruction
   UnitSelection units;                 // --rtl / --rtl-check: Verilated twins of the units the SM uses
   // A SystemC user's own memory behind the L2 (docs/systemc.md): when set, called during elaboration once per

@@ -12,6 +12,7 @@
 #include "hw/sc/gpu_stats.hpp"
 #include "hw/sc/reports.hpp"
 #include "models/launch/sequence_totals.hpp"
+#include "sim/waveform.hpp"
 
 namespace simtlm::sim {
 
@@ -29,8 +30,9 @@ constexpr const char* kMemoryDocs[] = {"lsu", "l1", "interconnect", "l2", "dram"
 }  // namespace
 
 nlohmann::json run_timing_sequence(launch::SequenceSession& session, const config::MachineConfig& config,
-                                   launch::SessionResult& result,
-                                   const mem::MemorySystem::ChannelTarget& channel_target) {
+                                   launch::SessionResult& result, const TimingOptions& options) {
+  if (options.units.any_rtl())
+    throw std::invalid_argument("the RTL units (--rtl) take a single-launch file, not a launch sequence");
   const hw::report::ReportActions report_actions;  // for this run only (hw/sc/reports.hpp)
   const GpuParams params = gpu_params(config);
   session.reset();
@@ -47,8 +49,13 @@ nlohmann::json run_timing_sequence(launch::SequenceSession& session, const confi
   UnitSet units = make_unit_set(UnitSelection{}, params.sm.simd_width, UnitOptions{}, &unit_cycle);
   SmUnits sm_units;
   sm_units.majority = units.majority.get();
-  auto gpu = std::make_unique<Gpu>("gpu", params, *kernel, sm_units, channel_target);
+  auto gpu = std::make_unique<Gpu>("gpu", params, *kernel, sm_units, options.channel_target);
   for (auto& sm : gpu->sms()) sm->unit_cycle = &unit_cycle;
+  std::optional<Waveform> waveform;
+  if (!options.vcd.empty()) waveform.emplace(options.vcd, *gpu, params.sm.clock);
+  if (std::ostream* out = options.warp_trace) {
+    for (auto& sm : gpu->sms()) sm->trace = [out](const std::string& line) { *out << line << '\n'; };
+  }
 
   std::optional<stats::Group> before;  // the previous launch's statistics: the memory system's run on
   stats::Group launches_merged(timing_stats_decl());  // each launch's, merged as declared
@@ -100,6 +107,7 @@ nlohmann::json run_timing_sequence(launch::SequenceSession& session, const confi
   const auto wall_start = std::chrono::steady_clock::now();
   sc_core::sc_start();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  waveform.reset();
   if (error) std::rethrow_exception(error);
   if (!gpu->error().empty()) {
     const std::string where =

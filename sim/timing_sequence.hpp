@@ -13,9 +13,9 @@ namespace simtlm::sim {
 // Returns the statistics document: totals under the single-launch timing keys, plus "launches" with each
 // launch's cycles and statistics (memory-system counters as that launch's increments). Fills result with the
 // final buffers and the expect/reference checks. Throws like run_timing, and LaunchError from the sequence.
-// channel_target: as TimingOptions::channel_target, for the whole sequence.
+// options: channel_target, vcd and warp_trace as for run_timing, for the whole sequence (one waveform and
+// one trace, kernel after kernel); RTL units (options.units) are refused with std::invalid_argument.
 nlohmann::json run_timing_sequence(launch::SequenceSession& session, const config::MachineConfig& config,
-                                   launch::SessionResult& result,
-                                   const mem::MemorySystem::ChannelTarget& channel_target = {});
+                                   launch::SessionResult& result, const TimingOptions& options = {});
 
 }  // namespace simtlm::sim

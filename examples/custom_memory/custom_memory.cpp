@@ -155,7 +155,7 @@ int sc_main(int argc, char* argv[]) {
     nlohmann::json doc;
     if (l.is_sequence()) {
       launch::SequenceSession session(std::move(l), session_options);
-      doc = sim::run_timing_sequence(session, machine, result, options.channel_target);
+      doc = sim::run_timing_sequence(session, machine, result, options);
     } else {
       const launch::Session session(std::move(l), session_options);
       const std::unique_ptr<launch::DeviceImage> image = session.prepare_device();

@@ -146,4 +146,9 @@ std::string Gpu::describe_state() const {
   return s;
 }
 
+void Gpu::trace_waves(mem::Waves& waves) {
+  for (auto& sm : sms_) sm->trace_waves(waves);
+  memory_.trace_waves(waves);
+}
+
 }  // namespace simtlm::hw

@@ -53,6 +53,9 @@ class Gpu : public sc_core::sc_module {
   // runs that kernel on the same SMs, caches and DRAM. Nothing set, or false: the simulation ends.
   std::function<bool()> on_kernel_end;
   uint64_t kernel_start_cycle() const { return kernel_start_cycle_; }
+  // --trace-vcd: every SM's and every memory component's signals (Sm::trace_waves,
+  // MemorySystem::trace_waves).
+  void trace_waves(mem::Waves& waves);
   // Optional: told after every CTA completes (a progress line); it sees the run, never changes it.
   ProgressSink* progress_sink = nullptr;
 

@@ -194,4 +194,10 @@ const OutstandingRequest* LoadStoreUnit::oldest() const {
   return best;
 }
 
+void LoadStoreUnit::trace_waves(mem::Waves& waves) {
+  const std::string base = name();
+  for (uint32_t q = 0; q < kQueues; ++q) queues_[q].trace(waves, base + "." + kQueueNames[q]);
+  port_.trace(waves, base + ".out");
+}
+
 }  // namespace simtlm::hw

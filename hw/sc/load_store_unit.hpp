@@ -98,6 +98,9 @@ class LoadStoreUnit : public sc_core::sc_module {
   uint64_t responses() const { return responses_; }
   stats::Group statistics() const;  // of lsu_stats_decl()
   nlohmann::json stats_json() const { return statistics().json(); }
+  // --trace-vcd: NAME.loads, NAME.stores, NAME.atomics (requests queued or in flight) and the link to the
+  // L1, NAME.out.
+  void trace_waves(mem::Waves& waves);
   // Notified when the last outstanding request has its response.
   const sc_core::sc_event& idle_event() const { return idle_event_; }
   // The request sent longest ago, or nullptr.

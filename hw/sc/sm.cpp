@@ -395,15 +395,6 @@ void Sm::cycle() {
   if (next != kNever) wake_at(next);
 }
 
-void Sm::refresh_wave() {
-  for (uint32_t s = 0; s < wave.mask.size(); ++s) {
-    const bool live = slot(s).live;
-    const SlotView view = live ? unit_->view(s) : SlotView{};
-    wave.mask[s] = view.lanes;
-    wave.depth[s] = view.depth;
-  }
-}
-
 // ---- issue --------------------------------------------------------------------------------------------
 
 // Executes code[pc] for every part of the slot. Returns false after a fault (the SM has failed).
@@ -479,6 +470,7 @@ void Sm::issue(uint32_t s, uint64_t now) {
   }
   wave.issued_slot = s;
   wave.issued_mask = mask;
+  if (wave.enabled) wave.issue_valid.pulse();
   if (trace) {
     std::string line = std::to_string(now) + " sm " + std::to_string(id_) + " cta " +
                        std::to_string(cta.ctx.linear_id) + " warp " + std::to_string(w.parts[0].warp) +

@@ -75,14 +75,18 @@ class Sm : public sc_core::sc_module, private SlotHost {
   const DivergenceUnit& divergence() const { return *unit_; }
   // One line per resident warp: where it is and what it waits for (deadlock reports).
   std::string describe_warps() const;
-  // What the waveform shows (--trace-vcd traces these variables when `enabled`): per issue slot the active
-  // mask and stack depth (0 for an empty slot), and the slot and mask of the last issue.
+  // What the waveform shows (--trace-vcd; hw/sc/sm_waves.cpp): per issue slot the active mask and stack
+  // depth (0 for an empty slot); issue_valid, high in each cycle a warp instruction issues, and the slot and
+  // mask of the last issue; the load/store unit's queues and link.
   struct Wave {
     bool enabled = false;
     std::vector<uint32_t> mask, depth;
+    mem::PulseBit issue_valid;
     uint32_t issued_slot = 0;
     uint32_t issued_mask = 0;
   } wave;
+  // Adds the signals above to `waves`, named NAME.issue_valid, NAME.warpS.active_mask, ...
+  void trace_waves(mem::Waves& waves);
   // Per-warp instruction trace: set to receive one line per issued warp instruction.
   std::function<void(const std::string& line)> trace;
 

@@ -51,6 +51,27 @@ void Timeline::run() {
 AtInitiatorPort::AtInitiatorPort(const char* name, FwFn fw, RespFn on_resp)
     : fw_(std::move(fw)), on_resp_(std::move(on_resp)), timeline_(name) {}
 
+void AtInitiatorPort::trace(Waves& waves, const std::string& name) {
+  wave_ = std::make_unique<LinkWave>();
+  LinkWave* wave = wave_.get();
+  waves.trace(wave->req.value, name + ".req_valid");
+  waves.trace(wave->resp.value, name + ".resp_valid");
+  waves.trace(wave->waiting, name + ".waiting");
+  waves.each_cycle([this, wave] {
+    wave->req.settle(in_req_ != nullptr);
+    wave->resp.settle(false);
+    wave->waiting = queue_.size();
+  });
+  fw_ = [wave, fw = std::move(fw_)](Gp& p, tlm::tlm_phase& ph, sc_time& t) {
+    if (ph == tlm::BEGIN_REQ) wave->req.pulse();
+    return fw(p, ph, t);
+  };
+  on_resp_ = [wave, on_resp = std::move(on_resp_)](Gp& p) {
+    wave->resp.pulse();
+    on_resp(p);
+  };
+}
+
 void AtInitiatorPort::send(Gp& p, const sc_time& delay) {
   queue_.emplace_back(sc_core::sc_time_stamp() + delay, &p);
   if (!in_req_ && queue_.size() == 1) timeline_.at(delay, [this] { pump(); });

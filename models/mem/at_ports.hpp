@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -14,6 +16,8 @@
 #endif
 #include <systemc>
 #include <tlm>
+
+#include "models/mem/waves.hpp"
 
 namespace simtlm::mem {
 
@@ -62,8 +66,16 @@ class AtInitiatorPort {
   // Called after each END_REQ, so an owner can release its own back-pressure.
   std::function<void()> on_req_done;
   uint64_t stall_time_ps() const { return stall_ps_; }
+  // The link's signals in a waveform: NAME.req_valid (a request was in its request phase this cycle),
+  // NAME.resp_valid (a response arrived this cycle) and NAME.waiting (requests queued behind it). Costs
+  // nothing when not traced: the callbacks are wrapped only here.
+  void trace(Waves& waves, const std::string& name);
 
  private:
+  struct LinkWave {
+    PulseBit req, resp;
+    uint64_t waiting = 0;
+  };
   void pump();
   void req_done();
   void end_req_after(Gp& p, const sc_core::sc_time& t);
@@ -76,6 +88,7 @@ class AtInitiatorPort {
   Gp* in_req_ = nullptr;
   sc_core::sc_time req_sent_at_;
   uint64_t stall_ps_ = 0;  // time spent waiting for END_REQ
+  std::unique_ptr<LinkWave> wave_;
 };
 
 // Target side. Incoming BEGIN_REQ is offered to accept(); if it refuses (no MSHR, full queue) END_REQ is

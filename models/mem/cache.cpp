@@ -398,4 +398,11 @@ uint64_t Cache::pollute(double fraction, uint64_t seed) {
   return sent;
 }
 
+void Cache::trace_waves(Waves& waves) {
+  const std::string base = name();
+  mshr_occupancy_.trace(waves, base + ".mshrs");
+  write_buffer_occupancy_.trace(waves, base + ".write_buffer");
+  out_port_.trace(waves, base + ".out");
+}
+
 }  // namespace simtlm::mem

@@ -86,6 +86,8 @@ class Cache : public sc_core::sc_module {
   // group of cache_stats_decl().
   stats::Group statistics() const;
   nlohmann::json stats_json() const { return statistics().json(); }
+  // --trace-vcd: NAME.mshrs (misses in flight), NAME.write_buffer and the link below, NAME.out.
+  void trace_waves(Waves& waves);
 
   // Takes lines out of use (cache-pollution experiments): round(fraction * lines) of them, highest ways
   // first, spread over all sets. A set with no enabled way passes its accesses through uncached.

@@ -145,4 +145,12 @@ stats::Group Crossbar::statistics() const {
   return g;
 }
 
+void Crossbar::trace_waves(Waves& waves) {
+  const std::string base = name();
+  for (uint32_t b = 0; b < p_.out_ports; ++b) {
+    bank_queue_[b].trace(waves, base + ".bank" + std::to_string(b) + "_queue");
+    out_ports_[b]->trace(waves, base + ".out_" + std::to_string(b));
+  }
+}
+
 }  // namespace simtlm::mem

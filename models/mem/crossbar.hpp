@@ -47,6 +47,8 @@ class Crossbar : public sc_core::sc_module {
   const std::vector<CrossbarPortStats>& port_stats() const { return in_stats_; }
   stats::Group statistics() const;  // of crossbar_stats_decl()
   nlohmann::json stats_json() const { return statistics().json(); }
+  // --trace-vcd: per bank port NAME.bankB_queue (requests not yet past END_REQ) and its link, NAME.out_B.
+  void trace_waves(Waves& waves);
 
  private:
   void end_of_elaboration() override;

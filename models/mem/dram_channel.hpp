@@ -76,6 +76,8 @@ class DramChannel : public sc_core::sc_module {
   void set_backing_store(BackingStore* store) { store_ = store; }
   stats::Group statistics() const;  // of dram_stats_decl()
   nlohmann::json stats_json() const { return statistics().json(); }
+  // --trace-vcd: NAME.queue, the requests the channel holds.
+  void trace_waves(Waves& waves) const { queue_occupancy_.trace(waves, std::string(name()) + ".queue"); }
 
  protected:
   DramChannel(sc_core::sc_module_name name, const DramParams& params);

@@ -126,6 +126,13 @@ void MemorySystem::on_error(const std::function<void(const std::string&)>& fn) {
   for (auto& c : l2_) c->on_posted_error = fn;
 }
 
+void MemorySystem::trace_waves(Waves& waves) {
+  for (auto& c : l1_) c->trace_waves(waves);
+  xbar_->trace_waves(waves);
+  for (auto& c : l2_) c->trace_waves(waves);
+  for (auto& d : dram_) d->trace_waves(waves);
+}
+
 uint64_t MemorySystem::progress() const {
   uint64_t n = 0;
   for (const auto& c : l1_) n += cache_events(c->stats());

@@ -105,6 +105,9 @@ class MemorySystem : public sc_core::sc_module {
   void on_error(const std::function<void(const std::string&)>& fn);
   // Grows whenever a request is accepted or answered anywhere below the SMs (the run's watchdog).
   uint64_t progress() const;
+  // --trace-vcd: every component's signals (Cache, Crossbar and DramChannel::trace_waves),
+  // under its module path.
+  void trace_waves(Waves& waves);
 
   const MemoryParams& params() const { return p_; }
   const std::vector<std::unique_ptr<L1Cache>>& l1s() const { return l1_; }

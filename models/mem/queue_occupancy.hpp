@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <systemc>
+
+#include "models/mem/waves.hpp"
 
 namespace simtlm::mem {
 
@@ -24,6 +27,8 @@ class QueueOccupancy {
   uint64_t size() const { return size_; }
   uint64_t max() const { return max_; }
   bool full() const { return size_ >= capacity_; }
+  // Its size in a waveform, as it changes.
+  void trace(Waves& waves, const std::string& name) const { waves.trace(size_, name); }
   // Cycles of `clock` during which the queue held `capacity` entries or more, up to now.
   uint64_t cycles_full(const sc_core::sc_time& clock) const {
     sc_core::sc_time full = full_;
