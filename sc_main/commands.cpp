@@ -127,6 +127,19 @@ int run_command(const RunArgs& args) {
   return result.ok() ? 0 : 1;
 }
 
+namespace {
+
+// check's verdict on refused kernels: each refusal as run reports it, then one line counting them. Returns the
+// exit status (1 when any kernel is refused, as run's).
+int report_refusals(const fs::path& launch_path, const std::vector<ptx::PtxError>& refused, size_t kernels) {
+  if (refused.empty()) return 0;
+  for (const ptx::PtxError& refusal : refused) fmt::print(stderr, "simtlm: error: {}\n", refusal.what());
+  fmt::print("{}: refused ({} of {} launched kernels cannot run)\n", launch_path.string(), refused.size(), kernels);
+  return 1;
+}
+
+}  // namespace
+
 int check_command(const fs::path& launch_path) {
   launch::Launch loaded = launch::load_launch(launch_path);
   if (loaded.is_sequence()) {
@@ -137,11 +150,14 @@ int check_command(const fs::path& launch_path) {
       launch::init_buffer(session.launch(), spec);
       ++buffers;
     }
+    if (const int status = report_refusals(launch_path, session.refusals(), session.kernel_count()))
+      return status;
     fmt::print("{}: ok (a launch sequence, {} buffers)\n", launch_path.string(), buffers);
     return 0;
   }
   Session session(std::move(loaded), session_options(0, false));
   for (const auto& spec : session.launch().buffers) launch::init_buffer(session.launch(), spec);
+  if (const int status = report_refusals(launch_path, session.refusals(), 1)) return status;
   fmt::print("{}: ok (kernel {}, {} parameters, {} buffers)\n", launch_path.string(), session.kernel().name,
              session.kernel().params.size(), session.launch().buffers.size());
   return 0;

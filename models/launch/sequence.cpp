@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -142,6 +143,9 @@ void SequenceSession::resolve_steps(const std::vector<Step>& steps) {
                         common::at_location(launch_.path.string(), step.line, "kernel " + step.kernel));
         if (!cfgs_.count(kernel)) cfgs_[kernel] = std::make_unique<ptx::Cfg>(*kernel);
         resolved_[&step] = Resolved{module.get(), kernel, nullptr};
+        if (std::none_of(kernels_.begin(), kernels_.end(),
+                         [&](const Resolved& r) { return r.kernel == kernel; }))
+          kernels_.push_back(resolved_[&step]);
         break;
       }
       case Step::Kind::set:
@@ -191,6 +195,15 @@ std::pair<uint64_t, BufferSpec> SequenceSession::data_named(const std::string& n
   auto it = symbol_address_.find(launch_.ptx.string());
   if (it != symbol_address_.end()) addr = it->second[size_t(find_module_variable(file_module, name))];
   return {addr, spec};
+}
+
+std::vector<ptx::PtxError> SequenceSession::refusals() const {
+  std::vector<ptx::PtxError> refused;
+  for (const Resolved& r : kernels_) {
+    if (std::optional<ptx::PtxError> refusal = ptx::kernel_refusal(*r.module, *r.kernel))
+      refused.push_back(*refusal);
+  }
+  return refused;
 }
 
 uint64_t SequenceSession::instruction_budget() const {

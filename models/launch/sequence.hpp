@@ -57,6 +57,10 @@ class SequenceSession {
   ProgressSink* progress() const { return options_.progress.get(); }
   ptx::GlobalMemory& memory() { return *memory_; }
   const std::vector<std::string>& warnings() const { return warnings_; }
+  // Why kernels the file launches cannot run (ptx::kernel_refusal, the check each launch of run() makes),
+  // in the order of their first launch step; empty when every one can.
+  std::vector<ptx::PtxError> refusals() const;
+  size_t kernel_count() const { return kernels_.size(); }  // distinct kernels the file launches
 
  private:
   struct Frame {
@@ -84,6 +88,7 @@ class SequenceSession {
   std::map<std::string, std::unique_ptr<ptx::Module>> modules_;  // by PTX path
   std::map<const ptx::Function*, std::unique_ptr<ptx::Cfg>> cfgs_;
   std::map<const Step*, Resolved> resolved_;
+  std::vector<Resolved> kernels_;  // each launched kernel once, in the order of the steps
   ReferenceFn reference_ = nullptr;
   // Device state of a run.
   std::unique_ptr<ptx::GlobalMemory> memory_;

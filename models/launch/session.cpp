@@ -176,6 +176,13 @@ Session::Session(Launch launch, SessionOptions options) : launch_(std::move(laun
 
 Session::~Session() = default;
 
+std::vector<ptx::PtxError> Session::refusals() const {
+  std::vector<ptx::PtxError> refused;
+  if (std::optional<ptx::PtxError> refusal = ptx::kernel_refusal(*module_, *kernel_))
+    refused.push_back(*refusal);
+  return refused;
+}
+
 void Session::fail_at_key(const std::string& key, const std::string& message) const {
   throw LaunchError(common::at_location(launch_.path.string(), top_level_key_line(launch_.path, key),
                                         key + ": " + message));

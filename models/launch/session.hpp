@@ -15,6 +15,7 @@
 #include "models/launch/host_reference.hpp"
 #include "models/launch/launch.hpp"
 #include "models/ptx/ir.hpp"
+#include "models/ptx/parser.hpp"
 #include "models/ptx/runner.hpp"
 
 namespace simtlm::launch {
@@ -85,6 +86,8 @@ class Session {
   const ptx::Function& kernel() const { return *kernel_; }
   // E.g. a __constant__ variable the kernel reads that nothing initialised.
   const std::vector<std::string>& warnings() const { return warnings_; }
+  // Why the kernel cannot run (ptx::kernel_refusal, the check run() makes); empty when it can.
+  std::vector<ptx::PtxError> refusals() const;
 
  private:
   [[noreturn]] void fail_at_key(const std::string& key, const std::string& message) const;

@@ -381,6 +381,13 @@ struct Symbol {
   uint32_t line = 0;
 };
 
+// A variable the model cannot set up (an initializer holding an address, whose elements read 0 here): the
+// kernels that name it are refused (Function::unsupported) at its declaration.
+struct UnsupportedSymbol {
+  std::string message;  // without "file:line: "
+  std::string text;     // the declaration's source text
+};
+
 struct Function {
   std::string name;
   bool is_entry = false;
@@ -437,6 +444,7 @@ struct Module {
   std::vector<Symbol> symbols;
   std::vector<std::string> files;  // .file table; index 0 unused
   std::unordered_map<std::string, uint32_t> function_index;
+  std::unordered_map<uint32_t, UnsupportedSymbol> unsupported_symbols;  // by index into symbols
 
   // Finds an entry by its PTX name or, when exactly one entry demangles to it, by its C++ name.
   const Function* find_entry(const std::string& name, std::string* error) const;

@@ -1,6 +1,8 @@
 #include "models/ptx/kernel_layout.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <string>
 
 #include "models/ptx/limits.hpp"
 #include "models/ptx/parser.hpp"
@@ -12,14 +14,47 @@ uint64_t align_up(uint64_t value, uint64_t align) {
   return align <= 1 ? value : (value + align - 1) / align * align;
 }
 
+// Calls visit(symbol index, instruction) for every symbol an operand of `fn` names.
+template <typename Visit>
+void for_each_symbol_operand(const Function& fn, Visit visit) {
+  for (const Instr& in : fn.code) {
+    for (unsigned i = 0; i < in.ndst && i < 2; ++i) {
+      if (in.dst[i].sym != kNoSym) visit(in.dst[i].sym, in);
+    }
+    for (unsigned i = 0; i < in.nsrc && i < 4; ++i) {
+      if (in.src[i].sym != kNoSym) visit(in.src[i].sym, in);
+    }
+  }
+}
+
 // Marks every shared symbol an operand of `fn` names.
 void mark_shared_references(const Module& module, const Function& fn, std::vector<bool>& used) {
-  auto mark = [&](const Operand& op) {
-    if (op.sym != kNoSym && module.symbols[op.sym].space == Space::shared) used[op.sym] = true;
-  };
-  for (const Instr& in : fn.code) {
-    for (unsigned i = 0; i < in.ndst && i < 2; ++i) mark(in.dst[i]);
-    for (unsigned i = 0; i < in.nsrc && i < 4; ++i) mark(in.src[i]);
+  for_each_symbol_operand(fn, [&](uint32_t sym, const Instr&) {
+    if (module.symbols[sym].space == Space::shared) used[sym] = true;
+  });
+}
+
+// Refuses `kernel` when one of the functions it reaches names a variable the model cannot set up
+// (Module::unsupported_symbols): the declaration's line and text, and where the kernel uses it.
+void refuse_unsupported_variables(const Module& module, Function& kernel,
+                                  const std::vector<uint32_t>& reached) {
+  if (module.unsupported_symbols.empty()) return;
+  for (uint32_t index : reached) {
+    const Function& fn = module.functions[index];
+    uint32_t bad = kNoSym, use_line = 0;
+    for_each_symbol_operand(fn, [&](uint32_t sym, const Instr& in) {
+      if (bad == kNoSym && module.unsupported_symbols.count(sym)) {
+        bad = sym;
+        use_line = in.line;
+      }
+    });
+    if (bad == kNoSym) continue;
+    const UnsupportedSymbol& why = module.unsupported_symbols.at(bad);
+    kernel.unsupported = why.message + " (used at line " + std::to_string(use_line) +
+                         (index == reached.front() ? "" : " in .func " + fn.name) + ")";
+    kernel.unsupported_line = module.symbols[bad].line;
+    kernel.unsupported_text = why.text;
+    return;
   }
 }
 
@@ -114,15 +149,20 @@ void lay_out_kernels(Module& module) {
       kernel.unsupported_text = fn.unsupported_text;
       break;
     }
+    if (kernel.unsupported.empty()) refuse_unsupported_variables(module, kernel, reached);
   }
 }
 
+std::optional<PtxError> kernel_refusal(const Module& module, const Function& kernel) {
+  if (kernel.unsupported.empty()) return std::nullopt;
+  return PtxError(module.path, kernel.unsupported_line,
+                  kernel.unsupported + "; kernel " + kernel.name +
+                      " cannot run (the module's other kernels are not affected)",
+                  kernel.unsupported_text);
+}
+
 void require_supported(const Module& module, const Function& kernel) {
-  if (kernel.unsupported.empty()) return;
-  throw PtxError(module.path, kernel.unsupported_line,
-                 kernel.unsupported + "; kernel " + kernel.name +
-                     " cannot run (the module's other kernels are not affected)",
-                 kernel.unsupported_text);
+  if (std::optional<PtxError> refusal = kernel_refusal(module, kernel)) throw *refusal;
 }
 
 std::string launch_bounds_violation(const Function& kernel, uint32_t x, uint32_t y, uint32_t z) {

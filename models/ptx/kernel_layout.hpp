@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "models/ptx/ir.hpp"
+#include "models/ptx/parser.hpp"
 
 namespace simtlm::ptx {
 
@@ -22,8 +24,13 @@ void lay_out_kernels(Module& module);
 // launch); empty when it can.
 std::string launch_bounds_violation(const Function& kernel, uint32_t x, uint32_t y, uint32_t z);
 
-// Throws PtxError with the original file:line, message and source text of the first unsupported construct
-// the kernel reaches, naming the kernel. Selecting a kernel goes through here (the Executor's constructor).
+// Why `kernel` cannot run: a PtxError with the original file:line, message and source text of the first
+// unsupported construct the kernel reaches, naming the kernel; nullopt when it can run. The one support
+// check of a kernel: `simtlm run` reaches it through require_supported, `simtlm check` through the sessions'
+// refusals().
+std::optional<PtxError> kernel_refusal(const Module& module, const Function& kernel);
+
+// Throws kernel_refusal's error, if any. Selecting a kernel goes through here (the Executor's constructor).
 void require_supported(const Module& module, const Function& kernel);
 
 }  // namespace simtlm::ptx

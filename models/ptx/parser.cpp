@@ -292,9 +292,15 @@ void Parser::parse_variable(Space space, bool is_extern, int32_t function, uint3
     check_limit(line, "the size in bytes of initialized variable " + symbol.name, count * element_bytes,
                 limits::kMaxInitializedBytes, "fill large tables from a launch buffer instead");
     const uint64_t max_elements = open_ended ? limits::kMaxInitializedBytes / element_bytes : count;
-    parse_initializer(InitializerTarget{init, symbol.type, element_bytes, max_elements, line});
+    std::string address;
+    parse_initializer(InitializerTarget{init, symbol.type, element_bytes, max_elements, line, address});
     if (open_ended) count = init.size() / element_bytes;
     check_variable_size(symbol, count, line);
+    if (!address.empty()) {
+      module_.unsupported_symbols[static_cast<uint32_t>(module_.symbols.size())] = UnsupportedSymbol{
+          "." + std::string(space_name(space)) + " " + symbol.name + " is initialised with " + address,
+          line_text(line)};
+    }
   } else if (open_ended && !(is_extern && space == Space::shared)) {
     if (!is_extern) fail(line, "array without size needs an initializer");
     count = 0;
@@ -319,18 +325,56 @@ void Parser::parse_initializer(const InitializerTarget& target, uint32_t depth) 
     expect('}', "closing the initializer");
     return;
   }
-  if (peek().kind == Tok::ident) fail(peek().line, "address initializers are not supported");
   if (target.bytes.size() / target.element_bytes >= target.max_elements)
     fail(peek().line, "too many initializers: the variable holds " + std::to_string(target.max_elements));
-  const ParsedOperand value = parse_literal();
   uint64_t bits = 0;
-  try {
-    bits = literal_bits(value, target.type);
-  } catch (const DecodeError& error) {
-    fail(target.line, error.what());
+  std::string address;
+  if (peek().kind == Tok::ident) {
+    address = parse_address_element(false);
+  } else {
+    const ParsedOperand value = parse_literal();
+    if (is_punct('(')) {
+      address = parse_address_element(true);
+    } else {
+      try {
+        bits = literal_bits(value, target.type);
+      } catch (const DecodeError& error) {
+        fail(target.line, error.what());
+      }
+    }
   }
+  if (!address.empty() && target.first_address.empty()) target.first_address = address;
   for (uint32_t b = 0; b < target.element_bytes; ++b)
     target.bytes.push_back(static_cast<uint8_t>(bits >> (8 * b)));
+}
+
+std::string Parser::parse_address_element(bool after_mask) {
+  const uint32_t line = peek().line;
+  const bool generic =
+      !after_mask && peek().kind == Tok::ident && peek().text == "generic" && is_punct('(', 1);
+  if (after_mask || generic) {
+    if (generic) take();
+    expect('(', "opening the address");
+  }
+  const Token& name = take();
+  if (name.kind != Tok::ident)
+    fail(line, "bad initializer: expected a variable or function name, found " + describe(name));
+  std::string named;
+  if (declared_functions_.count(name.text)) {
+    named = "the address of function " + std::string(name.text) +
+            ": tables of function addresses (function pointers, vtables) are not supported, since indirect "
+            "calls are not";
+  } else {
+    // A name declared further down (ptxas wants it declared first) refuses the same way.
+    named = "the address of " + std::string(lookup_symbol(name.text) ? "variable " : "") +
+            std::string(name.text) + ": address initializers are not supported";
+  }
+  if (after_mask || generic) expect(')', "closing the address");
+  if (!after_mask && accept('+')) {
+    if (parse_literal().literal != ParsedOperand::Literal::integer)
+      fail(line, "bad initializer: an address offset must be an integer");
+  }
+  return named;
 }
 
 void Parser::add_symbol(Symbol symbol, uint32_t line) {

@@ -206,16 +206,23 @@ void Parser::parse_instruction_or_refuse() {
   try {
     parse_instruction();
   } catch (const UnsupportedConstruct& unsupported) {
-    Function& function = current();
-    if (function.unsupported.empty()) {
-      function.unsupported = unsupported.message;
-      function.unsupported_line = unsupported.line;
-      function.unsupported_text = line_text(unsupported.line);
-    }
+    note_refusal(unsupported);
     pos_ = start;
-    while (!is_punct(';') && peek().kind != Tok::end) take();
-    expect(';', "after instruction");
+    skip_statement("after instruction");
   }
+}
+
+void Parser::note_refusal(const UnsupportedConstruct& unsupported) {
+  Function& function = current();
+  if (!function.unsupported.empty()) return;
+  function.unsupported = unsupported.message;
+  function.unsupported_line = unsupported.line;
+  function.unsupported_text = line_text(unsupported.line);
+}
+
+void Parser::skip_statement(const char* context) {
+  while (!is_punct(';') && peek().kind != Tok::end) take();
+  expect(';', context);
 }
 
 bool Parser::is_indirect_call() const {
@@ -239,6 +246,11 @@ void Parser::parse_body_directive(bool in_nested_block) {
     parse_loc();
   } else if (name == ".pragma") {
     skip_pragma();
+  } else if (name == ".callprototype") {
+    // `prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);` (its label is taken as a label): the
+    // signature of an indirect call through a register, which the model does not make.
+    note_refusal({line, "indirect calls (.callprototype) are not supported"});
+    skip_statement("after .callprototype");
   } else if (name == ".local" || name == ".shared") {
     take();
     parse_variable(name == ".local" ? Space::local : Space::shared, false, function_, line);

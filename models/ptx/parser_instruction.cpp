@@ -1,5 +1,7 @@
 // Parser: operands (registers, special registers, addresses, literals, vectors), instructions handed to the
 // decoder, call sequences, and branch targets resolved once a body is complete.
+#include <charconv>
+
 #include "models/ptx/operand_types.hpp"
 #include "models/ptx/parser_internal.hpp"
 
@@ -38,11 +40,46 @@ const NameMap<SpecialReg>& special_registers() {
   return table;
 }
 
+// %envreg0 .. %envreg31, as PTX spells them.
+bool is_envreg(std::string_view name) {
+  if (!name.starts_with("%envreg")) return false;
+  const std::string_view digits = name.substr(7);
+  unsigned value = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  return error == std::errc() && end == digits.data() + digits.size() && value < 32 &&
+         (digits.size() == 1 || digits[0] != '0');
+}
+
+// Why a PTX special register the model does not provide is not modelled; empty for any other name. A
+// kernel reading one is refused, where an undeclared register name is an error of the whole module.
+std::string unmodelled_special_register(std::string_view name) {
+  if (is_envreg(name)) {
+    return "special register " + std::string(name) +
+           " is not supported: it holds the grid workspace of cooperative_groups::this_grid(), and "
+           "cooperative "
+           "launches are not modelled";
+  }
+  static const NameMap<bool> others = {{"%dynamic_smem_size", true}, {"%total_smem_size", true},
+                                       {"%aggr_smem_size", true},    {"%globaltimer_lo", true},
+                                       {"%globaltimer_hi", true},    {"%is_explicit_cluster", true},
+                                       {"%cluster_ctarank", true},   {"%cluster_nctarank", true}};
+  const bool cluster = name.starts_with("%clusterid.") || name.starts_with("%nclusterid.") ||
+                       name.starts_with("%cluster_ctaid.") || name.starts_with("%cluster_nctaid.");
+  const bool counter = name.size() >= 4 && name.starts_with("%pm") && name[3] >= '0' && name[3] <= '7' &&
+                       (name.size() == 4 || name.substr(4) == "_64");
+  if (others.count(name) || cluster || counter)
+    return "special register " + std::string(name) + " is not supported";
+  return {};
+}
+
 }  // namespace
 
 uint32_t Parser::lookup_register(const Token& token) {
   const uint32_t* index = regs_.find(token.text);
-  if (!index) fail(token.line, "undeclared register " + std::string(token.text));
+  if (!index) {
+    if (std::string why = unmodelled_special_register(token.text); !why.empty()) refuse(token.line, why);
+    fail(token.line, "undeclared register " + std::string(token.text));
+  }
   return *index;
 }
 

@@ -89,6 +89,9 @@ struct InitializerTarget {
   uint32_t element_bytes;
   uint64_t max_elements;
   uint32_t line;  // of the declaration, for conversion errors
+  // Why the first element that names an address cannot be modelled ("the address of function f: ..."): such
+  // elements read 0 here, and the variable refuses the kernels that use it (Symbol::unsupported).
+  std::string& first_address;
 };
 
 struct PendingBranch {
@@ -214,6 +217,10 @@ class Parser {
 
   void parse_initializer(const InitializerTarget& target, uint32_t depth = 0);
 
+  // One initializer element naming an address: `name`, `generic(name)`, either with `+ offset`, or
+  // `mask(name)` after the mask literal. Returns what it names and why that is not modelled.
+  std::string parse_address_element(bool after_mask);
+
   void add_symbol(Symbol symbol, uint32_t line);
 
   void finish_layout();
@@ -232,6 +239,10 @@ class Parser {
   // An unsupported construct refuses only its function and the kernels that reach it: the statement is
   // skipped and parsing goes on, so the module's other kernels still load. Syntax errors stay fatal.
   void parse_instruction_or_refuse();
+  // Records the function's first unsupported construct (Function::unsupported).
+  void note_refusal(const UnsupportedConstruct& unsupported);
+  // Skips to the end of the statement and its ';'.
+  void skip_statement(const char* context);
 
   // call with a register as callee (after the optional return list): an indirect call.
   bool is_indirect_call() const;
