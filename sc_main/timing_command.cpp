@@ -45,6 +45,7 @@ int run_timing_command(const RunArgs& args) {
   launch::SessionResult result;
   result.buffers = timing.buffers;
   result.warnings = session.warnings();
+  result.warnings.insert(result.warnings.end(), timing.warnings.begin(), timing.warnings.end());
   result.out_of_bounds_warn = image->memory.tolerates_out_of_bounds();
   result.out_of_bounds = image->memory.out_of_bounds_log();
   session.verify(result, *image);

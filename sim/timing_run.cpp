@@ -72,6 +72,7 @@ TimingResult run_timing(const launch::Session& session, launch::DeviceImage& ima
   result.cycles = gpu->cycles();
   result.thread_instructions = result.stats.integer("thread_instructions");
   result.buffers = image.read_buffers(session.launch());
+  result.warnings = gpu->warnings();
   return result;
 }
 

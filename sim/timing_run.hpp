@@ -55,6 +55,7 @@ struct TimingResult {
   uint64_t cycles = 0;
   uint64_t thread_instructions = 0;
   double wall_seconds = 0;
+  std::vector<std::string> warnings;  // warp-synchronous hazards (Gpu::warnings)
 };
 
 // Runs session's launch on `image` (from session.prepare_device()). Throws ptx::KernelError when the kernel

@@ -149,6 +149,7 @@ nlohmann::json run_timing_sequence(launch::SequenceSession& session, const confi
                   {"thread_instructions_per_second", double(used) / (wall > 0 ? wall : 1e-9)},
                   {"cycles_per_second", double(cycles) / (wall > 0 ? wall : 1e-9)}};
   session.finish(result);
+  for (std::string& w : gpu->warnings()) result.warnings.push_back(std::move(w));
   return head;
 }
 

@@ -151,4 +151,23 @@ void Gpu::trace_waves(mem::Waves& waves) {
   memory_.trace_waves(waves);
 }
 
+std::vector<std::string> Gpu::warnings() const {
+  // One line per kernel and (write PC, read PC) over every SM: the first SM's instance, every SM's count.
+  std::map<std::tuple<std::string, uint32_t, uint32_t>, std::pair<std::string, uint64_t>> merged;
+  std::vector<std::tuple<std::string, uint32_t, uint32_t>> order;
+  for (const auto& sm : sms_) {
+    for (const WarpSyncChecker::Hazard& h : sm->warp_sync_hazards()) {
+      auto [it, added] = merged.try_emplace({h.kernel, h.write_pc, h.read_pc}, h.message, 0);
+      if (added) order.push_back(it->first);
+      it->second.second += h.count;
+    }
+  }
+  std::vector<std::string> out;
+  for (const auto& key : order) {
+    const auto& [message, count] = merged.at(key);
+    out.push_back(message + " (" + std::to_string(count) + (count == 1 ? " such read)" : " such reads)"));
+  }
+  return out;
+}
+
 }  // namespace simtlm::hw

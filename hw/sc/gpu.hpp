@@ -53,6 +53,8 @@ class Gpu : public sc_core::sc_module {
   // runs that kernel on the same SMs, caches and DRAM. Nothing set, or false: the simulation ends.
   std::function<bool()> on_kernel_end;
   uint64_t kernel_start_cycle() const { return kernel_start_cycle_; }
+  // Every SM's warp-synchronous hazard warnings (Sm::warp_sync_warnings), SM by SM.
+  std::vector<std::string> warnings() const;
   // --trace-vcd: every SM's and every memory component's signals (Sm::trace_waves,
   // MemorySystem::trace_waves).
   void trace_waves(mem::Waves& waves);

@@ -58,6 +58,7 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& params, const 
   lsu_.on_memory_error = [this](const OutstandingRequest& r, const std::string& status,
                                 const std::string& at) { memory_error(r, status, at); };
   stats_.per_branch.resize(k_.fn.code.size());
+  if (params.divergence.traits().forms_warps) warp_sync_ = std::make_unique<WarpSyncChecker>();
   if (const std::string refusal = unit_->refusal(); !refusal.empty()) throw ptx::KernelError(refusal);
   wave.mask.assign(static_cast<uint32_t>(unit_->slots().size()), 0);
   wave.depth.assign(static_cast<uint32_t>(unit_->slots().size()), 0);
@@ -71,10 +72,15 @@ Sm::~Sm() = default;
 SmStats Sm::stats() const {
   SmStats s = stats_;
   s.divergence = unit_->stats();
+  if (warp_sync_) s.warp_sync_hazards = warp_sync_->hazards();
   return s;
 }
 
 void Sm::next_kernel() {
+  if (warp_sync_) {
+    warp_sync_done_ = warp_sync_hazards();
+    warp_sync_->reset();
+  }
   stats_ = SmStats{};
   stats_.per_branch.resize(k_.fn.code.size());
   unit_->next_kernel();
@@ -100,6 +106,8 @@ void Sm::launch_cta(uint64_t linear_id) {
   cta.live = true;
   cta.ctx.linear_id = linear_id;
   cta.ctx.ctaid = ptx::cta_coordinates(k_.launch.grid, linear_id);
+  if (warp_sync_)
+    warp_sync_->start_cta(c, static_cast<uint32_t>(linear_id), k_.warps_per_cta, k_.shared_per_cta);
   cta.ctx.smid = id_;
   cta.ctx.shared.assign(k_.shared_per_cta, 0);
   cta.barriers.reset(k_.warps_per_cta, k_.threads_per_cta);
@@ -410,7 +418,9 @@ bool Sm::execute_parts(const IssueSlot& w, uint32_t pc, uint64_t now, Issued& ou
       if (!part.mask) continue;
       Context& c = context(cta, part.warp);
       c.ctx.clock = now;
+      if (warp_sync_) warp_sync_->issue(w.cta, part.warp, part.mask, c.ctx.valid & ~c.ctx.exited);
       const ptx::WarpStep step = k_.executor.execute(c.ctx, pc, part.mask);
+      if (warp_sync_) check_warp_sync(w, part, pc, step);
       out.kind = step.kind;
       out.hook_cycles = std::max(out.hook_cycles, step.hook_cycles);
       switch (step.kind) {

@@ -29,6 +29,7 @@
 #include "hw/timing_kernel.hpp"
 #include "hw/units/majority_unit.hpp"
 #include "hw/warp_scheduler.hpp"
+#include "hw/warp_sync_checker.hpp"
 #include "hw/work/work_source.hpp"
 #include "models/ptx/cta_barriers.hpp"
 
@@ -75,6 +76,9 @@ class Sm : public sc_core::sc_module, private SlotHost {
   const DivergenceUnit& divergence() const { return *unit_; }
   // One line per resident warp: where it is and what it waits for (deadlock reports).
   std::string describe_warps() const;
+  // Warp-synchronous hazards (hw/warp_sync_checker.hpp; units that form warps only): one per (write PC, read
+  // PC) pair of every kernel so far, with its count and the first instance's description.
+  std::vector<WarpSyncChecker::Hazard> warp_sync_hazards() const;
   // What the waveform shows (--trace-vcd; hw/sc/sm_waves.cpp): per issue slot the active mask and stack
   // depth (0 for an empty slot); issue_valid, high in each cycle a warp instruction issues, and the slot and
   // mask of the last issue; the load/store unit's queues and link.
@@ -185,6 +189,8 @@ class Sm : public sc_core::sc_module, private SlotHost {
   void invalidate_all();
   void issue(uint32_t s, uint64_t now);
   bool execute_parts(const IssueSlot& w, uint32_t pc, uint64_t now, Issued& out);
+  // After part `part` of slot `w` executed `step` at `pc` (hw/sc/sm_warp_sync.cpp).
+  void check_warp_sync(const IssueSlot& w, const Part& part, uint32_t pc, const ptx::WarpStep& step);
   // Shared, global and local accesses (sm_memory.cpp, with on_response, new_op and local_address).
   void memory(uint32_t s, uint32_t pc, const Issued& issued, uint64_t now);
   // Barriers (sm_barriers.cpp).
@@ -229,10 +235,12 @@ class Sm : public sc_core::sc_module, private SlotHost {
   const uint32_t passes_;  // SIMD passes per warp instruction
   // Mutable state.
   WorkSource* work_ = nullptr;
-  std::unique_ptr<DivergenceUnit> unit_;  // owns the issue slots
-  const IssueSlot* const slots_;          // its slot pool, read on every cycle
-  const bool slots_share_contexts_;       // one slot's issue can change when another may issue
-  std::vector<SlotTiming> timing_;        // per issue slot
+  std::unique_ptr<DivergenceUnit> unit_;                 // owns the issue slots
+  std::unique_ptr<WarpSyncChecker> warp_sync_;           // units that form warps only
+  std::vector<WarpSyncChecker::Hazard> warp_sync_done_;  // earlier kernels' hazards
+  const IssueSlot* const slots_;                         // its slot pool, read on every cycle
+  const bool slots_share_contexts_;                      // one slot's issue can change when another may issue
+  std::vector<SlotTiming> timing_;                       // per issue slot
   std::vector<Context> contexts_;
   std::vector<uint8_t> context_used_;  // context belongs to a resident CTA
   std::vector<Cta> ctas_;
