@@ -79,7 +79,9 @@ void Gpu::watchdog() {
          false, report::kStuck);
     return;
   }
-  stop(fmt::format("{} in kernel {}:{}", quiet, k_.fn.name, describe_state()), false, report::kDeadlock);
+  stop(fmt::format("{} in kernel {} ({} of {} CTAs done, {} still running):{}", quiet, k_.fn.name, done_ctas_,
+                   total_ctas_, next_cta_ - done_ctas_, describe_state()),
+       false, report::kDeadlock);
 }
 
 }  // namespace simtlm::hw
