@@ -147,7 +147,7 @@ void CapriCompaction::train(uint32_t pc, bool adequate) {
 // stack of its own (free mode). Returns true when it acted.
 bool CapriCompaction::unblock(Cta& cta, uint64_t now) {
   const uint32_t r = cta.stack.back().reconvergence_pc;
-  bool barrier = false, at_r = false, branches_agree = true;
+  bool barrier = false, at_r = false, stale = false, branches_agree = true;
   uint32_t branch_pc = ptx::kNoTarget;
   for (uint32_t slot : cta.slots) {
     const IssueSlot& s = slots_[slot];
@@ -158,11 +158,14 @@ bool CapriCompaction::unblock(Cta& cta, uint64_t now) {
       return false;  // a warp still runs
     } else if (s.pc == r) {
       at_r = true;
+    } else if (k_.fn.code[s.pc].op != ptx::Op::bra) {
+      stale = true;  // at the reconvergence point of an entry that is no longer the top
     } else {
       branches_agree = branches_agree && (branch_pc == ptx::kNoTarget || branch_pc == s.pc);
       branch_pc = s.pc;
     }
   }
+  if (stale && park_stale(cta, now)) return true;
   if (branch_pc == ptx::kNoTarget || (!at_r && !barrier && branches_agree)) return false;
   ++stats_.compaction.capri_unblocked;
   if (at_r) {
@@ -186,10 +189,44 @@ bool CapriCompaction::unblock(Cta& cta, uint64_t now) {
   for (const auto& [slot, generation] : live_slots(cta, true)) {
     IssueSlot& s = slots_[slot];
     if (!cta.live || !s.live || s.generation != generation || !s.waits) continue;
+    if (k_.fn.code[s.pc].op != ptx::Op::bra) continue;  // waits in an entry below (park_stale)
     stop_waiting(slot, now);
     --cta.at_sync;
     go_free(slot, s.pc, sync_taken_[slot], now);
   }
+  return true;
+}
+
+// A warp on the path that waits at the reconvergence point of an entry that was the top when it arrived, and
+// is not any more (others pushed entries above it since), waits for that entry: its threads leave every entry
+// above the one that resumes them at that PC, and the slot stops, as a warp waiting at the top's
+// reconvergence point does in unblock. Taking it for a warp at a branch would run a non-branch as one and
+// lose its threads. Returns true when the CTA formed again (no warp of the path was left).
+bool CapriCompaction::park_stale(Cta& cta, uint64_t now) {
+  const uint32_t r = cta.stack.back().reconvergence_pc;
+  for (uint32_t slot : cta.slots) {
+    IssueSlot& s = slots_[slot];
+    if (!s.live || own(slot).free || !s.waits || host_.at_barrier(slot) || s.pc == r) continue;
+    if (k_.fn.code[s.pc].op == ptx::Op::bra) continue;
+    size_t holder = cta.stack.size();
+    for (size_t e = cta.stack.size() - 1; e-- > 0 && holder == cta.stack.size();) {
+      bool holds = cta.stack[e].pc == s.pc;
+      for (const Part& part : s.parts)
+        holds = holds && (cta.stack[e].mask[part.warp] & part.mask) == part.mask;
+      if (holds) holder = e;
+    }
+    if (holder == cta.stack.size()) continue;  // no entry resumes it there: leave it to the usual rules
+    for (const Part& part : s.parts) {
+      for (size_t e = holder + 1; e < cta.stack.size(); ++e) cta.stack[e].mask[part.warp] &= ~part.mask;
+    }
+    stop_waiting(slot, now);
+    stop(slot);
+    --cta.live_warps;
+    --cta.at_sync;
+    ++stats_.compaction.capri_unblocked;
+  }
+  if (cta.live_warps > 0) return false;
+  form(cta, now);
   return true;
 }
 

@@ -37,6 +37,7 @@ class CapriCompaction final : public BlockCompaction {
  protected:
   bool skips_synchronization(uint32_t slot, uint32_t pc, const PartMasks& taken, uint64_t now) override;
   bool unblock(Cta& cta, uint64_t now) override;
+  bool park_stale(Cta& cta, uint64_t now);
   void resolved(Cta& cta, uint32_t pc, bool adequate) override;
   void synchronized(Cta& cta) override;
   void formed(Cta& cta) override;
