@@ -119,7 +119,19 @@ class Evaluator {
     if (op == "&&") return a && b;
     return a || b;  // "||"
   }
+  // Nesting (parentheses, unary operators, arguments, indices) is bounded so that hostile text cannot
+  // exhaust the stack.
+  struct Nest {
+    explicit Nest(Evaluator& e) : e_(e) {
+      if (++e_.depth_ > kMaxDepth) e_.fail(fmt::format("nested more than {} levels deep", kMaxDepth));
+    }
+    ~Nest() { --e_.depth_; }
+    Evaluator& e_;
+  };
+  static constexpr int kMaxDepth = 200;
+
   int64_t unary() {
+    const Nest nest(*this);
     if (take('-')) {
       const int64_t v = unary();
       return v == INT64_MIN ? overflow() : -v;
@@ -211,6 +223,7 @@ class Evaluator {
   const std::string& context_;
   const bool check_only_;
   int quiet_ = 0;  // inside the right side of a decided && or ||
+  int depth_ = 0;
   size_t pos_ = 0;
 };
 

@@ -83,6 +83,9 @@ TEST(HostLoopExpressions, RefusesOverflowDivisionByZeroAndBadShifts) {
       head +
           "\"bounds[0]\": unknown name 'bounds' (an element NAME[K] is read from the buffers and symbols: "
           "entries of a launch sequence)");
+  EXPECT_EQ(eval_error(std::string(100000, '(') + "1"),
+            head + "\"" + std::string(100000, '(') + "1\": nested more than 200 levels deep");
+  EXPECT_EQ(eval(std::string(150, '-') + "1"), 1);
   // The syntax check at load time raises no run-time error.
   EXPECT_NO_THROW(check_expression("1 << 64 + pow2(99) / 0", kConstants, "x"));
   EXPECT_THROW(check_expression("min(1, 2, 3)", kConstants, "x"), LaunchError);
@@ -240,6 +243,23 @@ TEST(HostLoops, LoadErrorsNameLineAndKey) {
                    "    params: [a, 1, 2]\n"),
       ":8: launches[0].grid[0]: expression \"b[0]\": unknown name 'b' (an element NAME[K] is read from the "
       "buffers and symbols: entries of a launch sequence)");
+}
+
+TEST(HostLoops, ForExpressionsReadSymbolsAndBuffers) {
+  // for (k = d_bias; k < a[0]; k++) a[k] = k-th write; d_bias comes from symbols:, a[0] from a set before.
+  const fs::path file =
+      write_file("symbol_read", std::string(kBuffers) +
+                                    "symbols:\n  d_bias: {init: {value: 3}}\n"
+                                    "launches:\n  - set: {a: 7}\n"
+                                    "  - for: {var: k, from: \"d_bias[0]\", while: \"k < a[0]\", "
+                                    "next: \"k + 1\"}\n"
+                                    "    steps:\n      - set: {a: {at: \"k\", values: -1}}\n");
+  SequenceSession session(load_launch(file), {});
+  const SessionResult r = session.run();
+  std::vector<int32_t> a(16, 0);
+  a[0] = 7;
+  for (size_t k = 3; k < 7; ++k) a[k] = -1;
+  EXPECT_EQ(test::as<int32_t>(r.buffers.at("a")), a);
 }
 
 TEST(HostLoops, RunErrorsNameLineAndLoopVariables) {
