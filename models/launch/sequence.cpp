@@ -255,7 +255,7 @@ void SequenceSession::apply_set(const SetSpec& set) {
       if (at < 0 || uint64_t(at) + set.values.size() > spec.count) {
         fail(set.line,
              fmt::format("set.{}: elements {}..{} ({}) are outside {} which has {} elements", set.name, at,
-                         at + int64_t(set.values.size()) - 1, s.describe(), set.name, spec.count));
+                         uint64_t(at) + set.values.size() - 1, s.describe(), set.name, spec.count));
       }
     }
     addr += uint64_t(at) * esize;
