@@ -24,8 +24,10 @@ std::optional<uint64_t> count_launches(const std::vector<launch::Step>& steps) {
         ++n;
         break;
       case launch::Step::Kind::set:
+      case launch::Step::Kind::copy2d:
         break;
       case launch::Step::Kind::loop:
+      case launch::Step::Kind::for_loop:  // its trip count is known only as it runs
         return std::nullopt;
       case launch::Step::Kind::repeat: {
         const std::optional<uint64_t> inner = count_launches(step.steps);

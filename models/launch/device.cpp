@@ -318,8 +318,8 @@ namespace {
 
 // Writes one scalar value of type `type` (a parameter or a struct field) at dst.
 void write_scalar(const Launch& launch, const ParamValue& v, Type type, uint32_t size,
-                  const std::map<std::string, uint64_t>& addresses, int64_t i, uint8_t* dst,
-                  const std::string& key) {
+                  const std::map<std::string, uint64_t>& addresses, const ExpressionScope& scope,
+                  uint8_t* dst, const std::string& key) {
   auto fail = [&](const std::string& msg) {
     throw LaunchError(common::at_location(launch.path.string(), v.line, key + ": " + msg));
   };
@@ -335,14 +335,14 @@ void write_scalar(const Launch& launch, const ParamValue& v, Type type, uint32_t
     case ParamValue::Kind::buffer: {
       const BufferSpec* spec = launch.find_buffer_spec(v.buffer);
       const uint64_t bytes = spec->count * element_bytes(spec->type);
-      int64_t offset = v.offset.empty()
-                           ? 0
-                           : evaluate_expression(v.offset, i, launch.constants,
-                                                 common::at_location(launch.path.string(), v.line, key));
+      int64_t offset =
+          v.offset.empty()
+              ? 0
+              : evaluate_expression(v.offset, scope, common::at_location(launch.path.string(), v.line, key));
       const __int128 offset_bytes = __int128(offset) * (v.offset_in_bytes ? 1 : element_bytes(spec->type));
       if (offset_bytes < 0 || offset_bytes > __int128(bytes)) {
-        fail(fmt::format("offset {}{} (i = {}) is outside buffer {} of {} bytes", offset,
-                         v.offset_in_bytes ? " bytes" : " elements", i, v.buffer, bytes));
+        fail(fmt::format("offset {}{} ({}) is outside buffer {} of {} bytes", offset,
+                         v.offset_in_bytes ? " bytes" : " elements", scope.describe(), v.buffer, bytes));
       }
       const uint64_t addr = addresses.at(v.buffer) + uint64_t(offset_bytes);
       std::memcpy(dst, &addr, 8);
@@ -356,10 +356,10 @@ void write_scalar(const Launch& launch, const ParamValue& v, Type type, uint32_t
       (void)encode_element(type, v.text, dst);  // straight from the text: one rounding
       return;
     }
-    const int64_t n = v.kind == ParamValue::Kind::expression
-                          ? evaluate_expression(v.text, i, launch.constants,
-                                                common::at_location(launch.path.string(), v.line, key))
-                          : v.integer;
+    const int64_t n =
+        v.kind == ParamValue::Kind::expression
+            ? evaluate_expression(v.text, scope, common::at_location(launch.path.string(), v.line, key))
+            : v.integer;
     if (type == Type::f32) {
       const float f = float(n);
       std::memcpy(dst, &f, 4);
@@ -376,14 +376,13 @@ void write_scalar(const Launch& launch, const ParamValue& v, Type type, uint32_t
     value = int64_t(v.real);
   }
   if (v.kind == ParamValue::Kind::expression) {
-    value = evaluate_expression(v.text, i, launch.constants,
-                                common::at_location(launch.path.string(), v.line, key));
+    value = evaluate_expression(v.text, scope, common::at_location(launch.path.string(), v.line, key));
   }
   const unsigned bits = size * 8;
   const __int128 lo = -(__int128(1) << (bits - 1));
   const __int128 hi = is_signed_only(type) ? (__int128(1) << (bits - 1)) - 1 : (__int128(1) << bits) - 1;
   if (bits < 64 && (value < lo || value > hi))
-    fail(fmt::format("{} is out of range for {} (i = {})", value, ptx::type_name(type), i));
+    fail(fmt::format("{} is out of range for {} ({})", value, ptx::type_name(type), scope.describe()));
   const uint64_t raw = uint64_t(value);  // little-endian low bytes: two's complement truncation
   std::memcpy(dst, &raw, size);
 }
@@ -393,6 +392,16 @@ void write_scalar(const Launch& launch, const ParamValue& v, Type type, uint32_t
 std::vector<uint8_t> build_param_buffer(const Launch& launch, const ptx::Function& kernel,
                                         const std::vector<ParamValue>& params,
                                         const std::map<std::string, uint64_t>& addresses, int64_t i) {
+  ExpressionScope scope;
+  scope.i = i;
+  scope.constants = &launch.constants;
+  return build_param_buffer(launch, kernel, params, addresses, scope);
+}
+
+std::vector<uint8_t> build_param_buffer(const Launch& launch, const ptx::Function& kernel,
+                                        const std::vector<ParamValue>& params,
+                                        const std::map<std::string, uint64_t>& addresses,
+                                        const ExpressionScope& scope) {
   uint32_t size = kernel.param_bytes;
   for (const auto& p : kernel.params) size = std::max(size, p.offset + p.size);
   std::vector<uint8_t> buffer(size, 0);
@@ -408,11 +417,11 @@ std::vector<uint8_t> build_param_buffer(const Launch& launch, const ptx::Functio
       struct_bytes(v.fields, &offsets);
       for (size_t f = 0; f < v.fields.size(); ++f) {
         const ParamValue& field = v.fields[f];
-        write_scalar(launch, field, field.field_type, element_bytes(field.field_type), addresses, i,
+        write_scalar(launch, field, field.field_type, element_bytes(field.field_type), addresses, scope,
                      dst + offsets[f], fmt::format("{}.struct[{}]", key, f));
       }
     } else {
-      write_scalar(launch, v, p.type, p.size, addresses, i, dst, key);
+      write_scalar(launch, v, p.type, p.size, addresses, scope, dst, key);
     }
   }
   return buffer;

@@ -84,6 +84,11 @@ void validate_params(const Launch& launch, const ptx::Function& kernel, const st
 std::vector<uint8_t> build_param_buffer(const Launch& launch, const ptx::Function& kernel,
                                         const std::vector<ParamValue>& params,
                                         const std::map<std::string, uint64_t>& addresses, int64_t i);
+// The same with the loop variables and device reads of a sequence step.
+std::vector<uint8_t> build_param_buffer(const Launch& launch, const ptx::Function& kernel,
+                                        const std::vector<ParamValue>& params,
+                                        const std::map<std::string, uint64_t>& addresses,
+                                        const ExpressionScope& scope);
 
 // The texture objects of the launch's textures: over its buffers at `addresses`, in file order (handle
 // ptx::texture_handle(i) is element i).

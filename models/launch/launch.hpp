@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -114,18 +115,29 @@ struct UntilSpec {
   uint32_t line = 0;
 };
 
-// A host write before the following kernels (cudaMemcpy host to device): values from element 0, or a refill.
+// A host write before the following kernels (cudaMemcpy host to device): values from element `at`, or a
+// refill.
 struct SetSpec {
   std::string name;
   std::vector<std::string> values;  // scalar or list
+  std::string at;  // {at: K, values: [...]}: the first element written, an expression ("" = 0)
   bool refill = false;
   BufferInit init;  // refill
   uint32_t line = 0;
 };
 
+// A 2-D copy between buffers (cudaMemcpy2D): `height` rows of `width` bytes, row r from src + r * spitch to
+// dst + r * dpitch. src and dst are buffers with optional offsets (ParamValue::Kind::buffer); the numbers are
+// expressions in bytes, as cudaMemcpy2D's.
+struct Copy2dSpec {
+  ParamValue dst, src;
+  std::string dpitch, spitch, width, height;
+  uint32_t line = 0;
+};
+
 // One step of a launch sequence.
 struct Step {
-  enum class Kind { kernel, repeat, loop, set } kind = Kind::kernel;
+  enum class Kind { kernel, repeat, loop, set, for_loop, copy2d } kind = Kind::kernel;
   uint32_t line = 0;
   // kernel
   std::filesystem::path ptx;  // the file's module unless the step names its own
@@ -133,12 +145,18 @@ struct Step {
   std::array<std::string, 3> grid{"1", "1", "1"}, block{"1", "1", "1"};  // integer expressions in i
   std::string shared_bytes = "0";
   std::vector<ParamValue> params;
-  // repeat (count iterations) and loop (at most count iterations until `until` holds)
+  // repeat (count iterations), loop (at most count iterations until `until` holds) and for (at most count
+  // iterations while `cond` holds)
   uint64_t count = 0;
   UntilSpec until;
   std::vector<Step> steps;
+  // for: `for (var = from; cond; var = next)`, expressions that may use var and the enclosing loops'
+  // variables
+  std::string var, from, cond, next;
   // set
   std::vector<SetSpec> sets;
+  // copy2d
+  Copy2dSpec copy;
 };
 
 struct ExpectSpec {
@@ -193,9 +211,29 @@ Launch load_launch(const std::filesystem::path& path, const std::vector<std::str
 // The initial contents of a buffer: deterministic in (seed, buffer name, spec).
 std::vector<uint8_t> init_buffer(const Launch& launch, const BufferSpec& spec);
 
-// Integer expressions of launch files: literals, i, the file's constants, + - * / %, unary minus,
-// parentheses. Throws LaunchError with `context` (file:line: key) on a syntax error, an unknown name or a
-// division by zero.
+// What an integer expression may name: i (the innermost loop's iteration), the variables of the enclosing for
+// loops, the file's constants, and in launch sequences NAME[K], element K of a buffer or module variable read
+// from the device when the step runs.
+struct ExpressionScope {
+  int64_t i = 0;
+  const std::map<std::string, int64_t>* constants = nullptr;
+  std::vector<std::pair<std::string, int64_t>> variables;  // for-loop variables, outermost first
+  std::function<bool(const std::string&)> has_data;        // whether NAME[K] may read NAME; null: none
+  // Reads element `index` of `name`; sets `error` instead when it cannot (index outside, not an integer).
+  std::function<int64_t(const std::string& name, int64_t index, std::string& error)> read;
+  // "i = 3", or with for loops "k = 8, j = 2, i = 1": appended to run-time errors.
+  std::string describe() const;
+};
+
+// Integer expressions of launch files (docs/launch-files.md, "Expressions"): literals, names, C's operators
+// (+ - * / % << >> < <= > >= == != & ^ | && || ! ~, unary minus, parentheses), min, max, pow2, log2 and
+// NAME[K]. Throws LaunchError with `context` (file:line: key) on a syntax error, an unknown name, a division
+// by zero, an overflow, a shift outside 0..63 or an element that cannot be read.
+int64_t evaluate_expression(const std::string& text, const ExpressionScope& scope,
+                            const std::string& context);
+// Checks the syntax and names only (no run-time errors, no reads), for load time.
+void check_expression(const std::string& text, const ExpressionScope& scope, const std::string& context);
+// The same with i and the file's constants only.
 int64_t evaluate_expression(const std::string& text, int64_t i,
                             const std::map<std::string, int64_t>& constants, const std::string& context);
 // Checks the syntax and names only (no division-by-zero check), for load time.

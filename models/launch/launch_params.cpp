@@ -54,7 +54,7 @@ bool read_buffer_reference(const Reader& r, const YAML::Node& n, const std::stri
   }
   p.offset = negative ? "-(" + rest + ")" : rest;
   try {
-    check_expression(p.offset, launch.constants, "");
+    check_expression(p.offset, load_scope(r, launch), "");
   } catch (const LaunchError&) {
     r.fail(n, path,
            fmt::format("'{}': the offset after {} is not an integer expression in i (elements, or bytes "
@@ -97,7 +97,7 @@ ParamValue read_scalar_param(const Reader& r, const YAML::Node& n, const std::st
     p.kind = ParamValue::Kind::expression;
     p.text = text;
     try {
-      check_expression(text, launch.constants, "");
+      check_expression(text, load_scope(r, launch), "");
     } catch (const LaunchError& e) {
       r.fail(n, path,
              fmt::format("'{}' is neither a buffer name, a number nor an integer expression in i: {}", text,

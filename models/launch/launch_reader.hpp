@@ -84,6 +84,11 @@ class Reader {
 
   const fs::path& file() const { return file_; }
 
+  // While steps are read: the variables of the enclosing for loops, and whether NAME[K] may be read (inside
+  // `launches:`). Expressions are checked against them (load_scope).
+  mutable std::vector<std::string> loop_variables;
+  mutable bool in_launches = false;
+
  private:
   fs::path file_;
 };
@@ -98,6 +103,8 @@ ParamValue read_param(const Reader& r, const YAML::Node& n, const std::string& p
 std::vector<Step> read_steps(const Reader& r, const YAML::Node& n, const std::string& path,
                              const Launch& launch);
 void read_symbols(const Reader& r, const YAML::Node& n, Launch& launch);
+// What an expression read at this point of the file may name (values unknown: for check_expression).
+ExpressionScope load_scope(const Reader& r, const Launch& launch);
 // `textures:` (launch_textures.cpp), after the buffers and constants.
 void read_textures(const Reader& r, const YAML::Node& n, Launch& launch);
 

@@ -5,6 +5,22 @@
 namespace simtlm::launch::detail {
 namespace {
 
+// Iterations of a `for` loop without `max:` before it is an error (a loop whose variable never fails its
+// while stops instead of running on).
+constexpr uint64_t kDefaultForMax = uint64_t(1) << 20;
+
+// An integer expression at n, checked against what the point of the file may name.
+std::string read_expression(const Reader& r, const YAML::Node& n, const std::string& path,
+                            const Launch& launch) {
+  const std::string text = r.string(n, path);
+  try {
+    check_expression(text, load_scope(r, launch), "");
+  } catch (const LaunchError& e) {
+    r.fail(n, path, std::string(e.what()).substr(2));
+  }
+  return text;
+}
+
 std::array<std::string, 3> read_geometry(const Reader& r, const YAML::Node& n, const std::string& path,
                                          const Launch& launch) {
   if (!n.IsSequence() || n.size() < 1 || n.size() > 3) {
@@ -14,12 +30,7 @@ std::array<std::string, 3> read_geometry(const Reader& r, const YAML::Node& n, c
   std::array<std::string, 3> v{"1", "1", "1"};
   for (size_t k = 0; k < n.size(); ++k) {
     const std::string key = fmt::format("{}[{}]", path, k);
-    v[k] = r.string(n[k], key);
-    try {
-      check_expression(v[k], launch.constants, "");
-    } catch (const LaunchError& e) {
-      r.fail(n[k], key, std::string(e.what()).substr(2));
-    }
+    v[k] = read_expression(r, n[k], key, launch);
   }
   return v;
 }
@@ -57,14 +68,8 @@ Step read_kernel_step(const Reader& r, const YAML::Node& n, const std::string& p
   step.ptx = n["ptx"] ? r.existing_file(n["ptx"], path + ".ptx") : launch.ptx;
   step.grid = read_geometry(r, r.required(n, path, "grid"), path + ".grid", launch);
   step.block = read_geometry(r, r.required(n, path, "block"), path + ".block", launch);
-  if (n["shared_bytes"]) {
-    step.shared_bytes = r.string(n["shared_bytes"], path + ".shared_bytes");
-    try {
-      check_expression(step.shared_bytes, launch.constants, "");
-    } catch (const LaunchError& e) {
-      r.fail(n["shared_bytes"], path + ".shared_bytes", std::string(e.what()).substr(2));
-    }
-  }
+  if (n["shared_bytes"])
+    step.shared_bytes = read_expression(r, n["shared_bytes"], path + ".shared_bytes", launch);
   const YAML::Node params = r.required(n, path, "params");
   if (!params.IsSequence()) r.fail(params, path + ".params", "expected a list in .param order");
   for (size_t k = 0; k < params.size(); ++k) {
@@ -104,7 +109,7 @@ UntilSpec read_until(const Reader& r, const YAML::Node& n, const std::string& pa
   return u;
 }
 
-Step read_set(const Reader& r, const YAML::Node& n, const std::string& path, const Launch& /*launch*/) {
+Step read_set(const Reader& r, const YAML::Node& n, const std::string& path, const Launch& launch) {
   Step step;
   step.kind = Step::Kind::set;
   step.line = Reader::line_of(n);
@@ -121,8 +126,22 @@ Step read_set(const Reader& r, const YAML::Node& n, const std::string& path, con
       if (v.size() == 0) r.fail(v, key, "an empty list writes nothing");
       for (size_t k = 0; k < v.size(); ++k)
         set.values.push_back(r.string(v[k], fmt::format("{}[{}]", key, k)));
+    } else if (v.IsMap() && !v["init"]) {  // {at: K, values: [...]}: from element K
+      r.require_map(v, key, {"at", "values", "init"});
+      if (v["at"]) set.at = read_expression(r, v["at"], key + ".at", launch);
+      const YAML::Node values = r.required(v, key, "values");
+      if (values.IsScalar()) {
+        set.values.push_back(values.Scalar());
+      } else if (values.IsSequence() && values.size() > 0) {
+        for (size_t k = 0; k < values.size(); ++k)
+          set.values.push_back(r.string(values[k], fmt::format("{}.values[{}]", key, k)));
+      } else {
+        r.fail(values, key + ".values", "expected a value or a non-empty list of values");
+      }
     } else if (v.IsMap()) {
-      r.require_map(v, key, {"init"});
+      r.require_map(v, key, {"init", "at", "values"});
+      if (v["at"] || v["values"])
+        r.fail(v, key, "init refills the whole buffer: give {init: ...} or {at: K, values: [...]}, not both");
       set.refill = true;
       set.init = read_init(r, r.required(v, key, "init"), key + ".init", ptx::Type::none);
     } else {
@@ -133,10 +152,74 @@ Step read_set(const Reader& r, const YAML::Node& n, const std::string& path, con
   return step;
 }
 
+// {for: {var: k, from: 2, while: "k <= n", next: "k * 2", max: M}, steps: [...]}: C's
+// `for (k = 2; k <= n; k = k * 2)`; the steps and the inner loops' expressions may use k.
+Step read_for(const Reader& r, const YAML::Node& n, const std::string& path, const Launch& launch) {
+  r.require_map(n, path, {"for", "steps"});
+  const YAML::Node f = n["for"];
+  const std::string fp = path + ".for";
+  r.require_map(f, fp, {"var", "from", "while", "next", "max"});
+  Step step;
+  step.kind = Step::Kind::for_loop;
+  step.line = Reader::line_of(n);
+  const YAML::Node var = r.required(f, fp, "var");
+  step.var = r.string(var, fp + ".var");
+  if (!is_identifier(step.var) || step.var == "i")
+    r.fail(var, fp + ".var",
+           fmt::format("'{}': a loop variable is named like a C identifier, and not i", step.var));
+  if (launch.constants.count(step.var) || names_data(launch, step.var) || launch.find_texture(step.var) >= 0)
+    r.fail(var, fp + ".var",
+           fmt::format("'{}' is already a constant, a buffer, a symbol or a texture", step.var));
+  if (std::find(r.loop_variables.begin(), r.loop_variables.end(), step.var) != r.loop_variables.end())
+    r.fail(var, fp + ".var", fmt::format("'{}' is already the variable of an enclosing for loop", step.var));
+  step.from = read_expression(r, r.required(f, fp, "from"), fp + ".from", launch);
+  r.loop_variables.push_back(step.var);
+  step.cond = read_expression(r, r.required(f, fp, "while"), fp + ".while", launch);
+  step.next = read_expression(r, r.required(f, fp, "next"), fp + ".next", launch);
+  step.count = kDefaultForMax;
+  if (f["max"]) {
+    step.count = r.unsigned_int(f["max"], fp + ".max", uint64_t(1) << 40);
+    if (step.count == 0) r.fail(f["max"], fp + ".max", "must be at least 1");
+  }
+  step.steps = read_steps(r, r.required(n, path, "steps"), path + ".steps", launch);
+  r.loop_variables.pop_back();
+  return step;
+}
+
+// {copy2d: {dst: "b + 4", dpitch: 64, src: a, spitch: 128, width: 48, height: 8}}: cudaMemcpy2D between
+// buffers; pitches and width in bytes.
+Step read_copy2d(const Reader& r, const YAML::Node& n, const std::string& path, const Launch& launch) {
+  r.require_map(n, path, {"copy2d"});
+  const YAML::Node c = n["copy2d"];
+  const std::string cp = path + ".copy2d";
+  r.require_map(c, cp, {"dst", "dpitch", "src", "spitch", "width", "height"});
+  Step step;
+  step.kind = Step::Kind::copy2d;
+  step.line = Reader::line_of(n);
+  step.copy.line = step.line;
+  for (const char* end : {"dst", "src"}) {
+    const YAML::Node at = r.required(c, cp, end);
+    ParamValue p = read_param(r, at, cp + "." + end, launch);
+    if (p.kind != ParamValue::Kind::buffer)
+      r.fail(at, cp + "." + end, "expected a buffer, optionally with an offset (\"b + 16\", \"b + 64B\")");
+    (end[0] == 'd' ? step.copy.dst : step.copy.src) = std::move(p);
+  }
+  step.copy.dpitch = read_expression(r, r.required(c, cp, "dpitch"), cp + ".dpitch", launch);
+  step.copy.spitch = read_expression(r, r.required(c, cp, "spitch"), cp + ".spitch", launch);
+  step.copy.width = read_expression(r, r.required(c, cp, "width"), cp + ".width", launch);
+  step.copy.height = read_expression(r, r.required(c, cp, "height"), cp + ".height", launch);
+  return step;
+}
+
 Step read_step(const Reader& r, const YAML::Node& n, const std::string& path, const Launch& launch) {
   if (!n.IsMap())
-    r.fail(n, path, "expected a step: {kernel: ...}, {repeat: N, steps: [...]}, {loop: ...} or {set: ...}");
+    r.fail(
+        n, path,
+        "expected a step: {kernel: ...}, {repeat: N, steps: [...]}, {loop: ...}, {for: ..., steps: [...]}, "
+        "{set: ...} or {copy2d: ...}");
   if (n["kernel"]) return read_kernel_step(r, n, path, launch);
+  if (n["for"]) return read_for(r, n, path, launch);
+  if (n["copy2d"]) return read_copy2d(r, n, path, launch);
   if (n["set"]) {
     r.require_map(n, path, {"set"});
     return read_set(r, n["set"], path + ".set", launch);
@@ -164,8 +247,8 @@ Step read_step(const Reader& r, const YAML::Node& n, const std::string& path, co
     step.steps = read_steps(r, r.required(loop, lp, "steps"), lp + ".steps", launch);
     return step;
   }
-  r.require_map(n, path, {"kernel", "repeat", "loop", "set"});
-  r.fail(n, path, "expected one of kernel, repeat, loop or set");
+  r.require_map(n, path, {"kernel", "repeat", "loop", "for", "set", "copy2d"});
+  r.fail(n, path, "expected one of kernel, repeat, loop, for, set or copy2d");
 }
 
 }  // namespace
@@ -173,6 +256,7 @@ Step read_step(const Reader& r, const YAML::Node& n, const std::string& path, co
 std::vector<Step> read_steps(const Reader& r, const YAML::Node& n, const std::string& path,
                              const Launch& launch) {
   if (!n.IsSequence() || n.size() == 0) r.fail(n, path, "expected a non-empty list of steps");
+  r.in_launches = true;
   std::vector<Step> steps;
   for (size_t k = 0; k < n.size(); ++k)
     steps.push_back(read_step(r, n[k], fmt::format("{}[{}]", path, k), launch));
@@ -203,9 +287,18 @@ void read_symbols(const Reader& r, const YAML::Node& n, Launch& launch) {
       spec.count = r.unsigned_int(kv.second["count"], path + ".count", uint64_t(1) << 30);
       if (spec.count == 0) r.fail(kv.second["count"], path + ".count", "must be at least 1");
     }
-    spec.init = read_init(r, r.required(kv.second, path, "init"), path + ".init", spec.type);
+    // Without init the variable starts as zeros, as a buffer does (cudaMemset before the first kernel).
+    if (kv.second["init"]) spec.init = read_init(r, kv.second["init"], path + ".init", spec.type);
     launch.add_symbol(std::move(spec));
   }
+}
+
+ExpressionScope load_scope(const Reader& r, const Launch& launch) {
+  ExpressionScope scope;
+  scope.constants = &launch.constants;
+  for (const std::string& name : r.loop_variables) scope.variables.emplace_back(name, 0);
+  if (r.in_launches) scope.has_data = [&launch](const std::string& name) { return names_data(launch, name); };
+  return scope;
 }
 
 }  // namespace simtlm::launch::detail

@@ -29,6 +29,7 @@ bool set_inside(const std::vector<Step>& steps, const std::string& buffer) {
   for (const Step& step : steps) {
     for (const SetSpec& set : step.sets)
       if (set.name == buffer) return true;
+    if (step.kind == Step::Kind::copy2d && step.copy.dst.buffer == buffer) return true;
     if (set_inside(step.steps, buffer)) return true;
   }
   return false;

@@ -179,7 +179,10 @@ void SequenceSession::resolve_steps(const std::vector<Step>& steps) {
         break;
       }
       case Step::Kind::repeat:
+      case Step::Kind::for_loop:
         resolve_steps(step.steps);
+        break;
+      case Step::Kind::copy2d:
         break;
     }
   }
@@ -244,6 +247,18 @@ void SequenceSession::apply_set(const SetSpec& set) {
     spec.init = set.init;
     bytes = init_buffer(launch_, spec);
   } else {
+    int64_t at = 0;
+    if (!set.at.empty()) {
+      const ExpressionScope s = scope();
+      at = evaluate_expression(
+          set.at, s, common::at_location(launch_.path.string(), set.line, "set." + set.name + ".at"));
+      if (at < 0 || uint64_t(at) + set.values.size() > spec.count) {
+        fail(set.line,
+             fmt::format("set.{}: elements {}..{} ({}) are outside {} which has {} elements", set.name, at,
+                         uint64_t(at) + set.values.size() - 1, s.describe(), set.name, spec.count));
+      }
+    }
+    addr += uint64_t(at) * esize;
     bytes.resize(set.values.size() * esize);
     for (size_t k = 0; k < set.values.size(); ++k)
       (void)encode_element(spec.type, set.values[k], &bytes[k * esize]);
@@ -288,6 +303,10 @@ std::unique_ptr<PlannedLaunch> SequenceSession::next() {
         frames_.pop_back();
         continue;
       }
+      if (owner->kind == Step::Kind::for_loop) {
+        if (!continue_for(f)) frames_.pop_back();
+        continue;
+      }
       if (owner->kind == Step::Kind::repeat) {
         if (++f.iteration < owner->count) {
           f.next = 0;
@@ -328,28 +347,29 @@ std::unique_ptr<PlannedLaunch> SequenceSession::next() {
       case Step::Kind::loop:
         frames_.push_back(Frame{&step.steps, 0, &step, 0});
         break;
-      case Step::Kind::kernel: {
-        int64_t i = 0;
-        for (auto it = frames_.rbegin(); it != frames_.rend(); ++it) {
-          if (it->owner) {
-            i = int64_t(it->iteration);
-            break;
-          }
-        }
-        return plan(step, i);
-      }
+      case Step::Kind::for_loop:
+        enter_for(step);
+        break;
+      case Step::Kind::copy2d:
+        apply_copy2d(step.copy);
+        break;
+      case Step::Kind::kernel:
+        return plan(step);
     }
   }
   return nullptr;
 }
 
-std::unique_ptr<PlannedLaunch> SequenceSession::plan(const Step& step, int64_t i) {
+std::unique_ptr<PlannedLaunch> SequenceSession::plan(const Step& step) {
   const Resolved& r = resolved_.at(&step);
   const std::string where = common::at_location(launch_.path.string(), step.line, "kernel " + step.kernel);
+  const ExpressionScope s = scope();
+  const int64_t i = s.i;
   auto value = [&](const std::string& expr, const std::string& key, int64_t lo, int64_t hi) {
-    const int64_t v = evaluate_expression(expr, i, launch_.constants, where + ": " + key);
+    const int64_t v = evaluate_expression(expr, s, where + ": " + key);
     if (v < lo || v > hi) {
-      throw LaunchError(fmt::format("{}: {} = {} (i = {}) is outside [{}, {}]", where, key, v, i, lo, hi));
+      throw LaunchError(
+          fmt::format("{}: {} = {} ({}) is outside [{}, {}]", where, key, v, s.describe(), lo, hi));
     }
     return uint32_t(v);
   };
@@ -373,18 +393,18 @@ std::unique_ptr<PlannedLaunch> SequenceSession::plan(const Step& step, int64_t i
   c.grid = geometry(step.grid, "grid", kMaxGridDims);
   c.block = geometry(step.block, "block", kMaxBlockDims);
   if (const std::string bad = block_limit_violation(c.block); !bad.empty())
-    throw LaunchError(fmt::format("{}: {} (i = {})", where, bad, i));
+    throw LaunchError(fmt::format("{}: {} ({})", where, bad, s.describe()));
   if (const std::string bad = ptx::launch_bounds_violation(*r.kernel, c.block.x, c.block.y, c.block.z);
       !bad.empty()) {
-    throw LaunchError(fmt::format("{}: {} (i = {})", where, bad, i));
+    throw LaunchError(fmt::format("{}: {} ({})", where, bad, s.describe()));
   }
   if (const std::string bad = grid_limit_violation(c.grid, c.block); !bad.empty())
-    throw LaunchError(fmt::format("{}: grid: {} (i = {})", where, bad, i));
+    throw LaunchError(fmt::format("{}: grid: {} ({})", where, bad, s.describe()));
   c.dynamic_shared_bytes = value(step.shared_bytes, "shared_bytes", 0, 1 << 20);
   c.global = memory_.get();
   c.hooks = options_.hooks;
   c.symbol_address = *r.symbol_address;
-  c.param_buffer = build_param_buffer(launch_, *r.kernel, step.params, addresses_, i);
+  c.param_buffer = build_param_buffer(launch_, *r.kernel, step.params, addresses_, s);
   c.textures = texture_objects(launch_, addresses_);
   const bool file_module = step.ptx == launch_.ptx;
   for (std::string& w : uninitialised_const_warnings(*r.module, *r.kernel,

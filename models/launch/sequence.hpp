@@ -66,8 +66,9 @@ class SequenceSession {
   struct Frame {
     const std::vector<Step>* steps = nullptr;
     size_t next = 0;
-    const Step* owner = nullptr;  // repeat or loop; nullptr for the top level
+    const Step* owner = nullptr;  // repeat, loop or for; nullptr for the top level
     uint64_t iteration = 0;
+    int64_t value = 0;  // for: the loop variable
   };
   struct Resolved {
     const ptx::Module* module = nullptr;
@@ -76,11 +77,18 @@ class SequenceSession {
   };
   void resolve_steps(const std::vector<Step>& steps);
   void apply_set(const SetSpec& set);
+  // sequence_host.cpp: the expressions' scope at the walk's position (i, the for variables, device reads),
+  // a 2-D copy, and a for loop's entry and end of body (false: the loop is done).
+  ExpressionScope scope() const;
+  int64_t read_element(const std::string& name, int64_t index, std::string& error) const;
+  void apply_copy2d(const Copy2dSpec& copy);
+  void enter_for(const Step& loop);
+  bool continue_for(Frame& frame);
   bool until_holds(const Step& loop) const;
   // The buffer or module variable `name` (of the file's module): address and element spec.
   std::pair<uint64_t, BufferSpec> data_named(const std::string& name, uint32_t line,
                                              const std::string& key) const;
-  std::unique_ptr<PlannedLaunch> plan(const Step& step, int64_t i);
+  std::unique_ptr<PlannedLaunch> plan(const Step& step);
   [[noreturn]] void fail(uint32_t line, const std::string& message) const;
 
   Launch launch_;

@@ -71,6 +71,23 @@ TEST(TimingSequence, UntilLoopMatchesTheFunctionalRun) {
   EXPECT_EQ(r.stats_json["launch_count"], 5);
 }
 
+// Nested for loops (a bitonic sort) and a grid read back from device memory between launches: the timing
+// run reads what its own kernels left, launch for launch as the functional run.
+TEST(TimingSequence, ForLoopsAndGridsReadFromTheDeviceMatchTheFunctionalRun) {
+  for (const char* name : {"seq_bitonic.yaml", "seq_device_grid.yaml"}) {
+    const fs::path file = fs::path(SIMTLM_SOURCE_DIR) / "testbenches/launch" / name;
+    const sim::ChildResult r = run_sequence_in_child(file, config::MachineConfig());
+    ASSERT_TRUE(r.ok()) << name << ": " << r.error;
+    EXPECT_EQ(r.sha256, functional_sha256(file)) << name;
+    launch::SequenceSession session(launch::load_launch(file), {});
+    const launch::SessionResult functional = session.run();
+    ASSERT_EQ(r.stats_json["launches"].size(), functional.launches.size()) << name;
+    for (size_t k = 0; k < functional.launches.size(); ++k)
+      EXPECT_EQ(r.stats_json["launches"][k]["grid"], functional.launches[k]["grid"])
+          << name << " launch " << k;
+  }
+}
+
 TEST(TimingSequence, LoopExceedingMaxStopsTheSimulationWithTheLoopsLine) {
   const fs::path file = fs::path(SIMTLM_SOURCE_DIR) / "testbenches/launch/bad_seq_until_max.yaml";
   const sim::ChildResult r = run_sequence_in_child(file, config::MachineConfig());

@@ -57,7 +57,7 @@ TEST(AppsHostile, TypoInAStepKeyNamesLineAndKeyPath) {
   EXPECT_EQ(error_of(f),
             f.string() +
                 ":13: launches[0].steps[0].kernal: unknown key (expected one of: kernel, repeat, "
-                "loop, set)");
+                "loop, for, set, copy2d)");
 }
 
 TEST(AppsHostile, TypoInSharedBytesNamesLineAndKeyPath) {
