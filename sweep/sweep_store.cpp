@@ -49,7 +49,26 @@ const char* state_word(JobState s) {
 
 }  // namespace
 
+void check_sweep_directory(const fs::path& dir) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(dir, ec);
+  if (!fs::exists(st)) return;
+  if (!fs::is_directory(st))
+    throw std::runtime_error(fmt::format("sweep directory {} is not a folder", dir.string()));
+  if (fs::exists(dir / "sweep.lock", ec)) return;
+  std::set<std::string> names;  // sorted: the message names the same entry every time
+  for (fs::directory_iterator it(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+    names.insert(it->path().filename().string());
+  if (ec) throw std::runtime_error("cannot read sweep directory " + dir.string() + ": " + ec.message());
+  if (names.empty()) return;
+  throw std::runtime_error(
+      fmt::format("{} is a non-empty folder that is not a sweep directory (it holds {} and no sweep.lock); "
+                  "give a new or empty folder, or the directory of an earlier sweep, to --out",
+                  dir.string(), *names.begin()));
+}
+
 SweepLock::SweepLock(const fs::path& dir) {
+  check_sweep_directory(dir);
   fs::create_directories(dir);
   const fs::path path = dir / "sweep.lock";
   fd_ = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);

@@ -1,4 +1,5 @@
 // Sweep files: the product, names, exclusions, job ids, and every refusal with its line.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <set>
@@ -173,6 +174,23 @@ TEST_F(SweepFile, HostileRangesGlobsAndArgumentsAreRefused) {
   EXPECT_NE(
       error_of("launches: [" + (dir_ / "no-ptx.yaml").string() + "]\n").find("sweep.yaml:2: launches[0]: "),
       std::string::npos);
+}
+
+TEST_F(SweepFile, AHugeProductIsRefusedFromTheAxesBeforeAnyLaunchIsLoaded) {
+  // 100,000 launch values x 11 configurations; the launch file's PTX is missing, so loading even the first
+  // value would fail with another error: the product must be refused first, from the axes' sizes alone.
+  spit(dir_ / "no-ptx.yaml", "ptx: missing.ptx\nkernel: k\ngrid: [1, 1, 1]\nblock: [32, 1, 1]\n");
+  std::string configs = "configs:\n";
+  for (int c = 0; c < 11; ++c) configs += fmt::format("  - {{file: configs/default.yaml, name: c{}}}\n", c);
+  const std::string body = "launches:\n  - {file: " + (dir_ / "no-ptx.yaml").string() +
+                           ", range: {n: [0, 99999]}}\n" + configs + "seeds: [1, 2]\n";
+  EXPECT_EQ(error_of(body), (dir_ / "sweep.yaml").string() +
+                                ":1: (top level): the sweep has more than 1000000 jobs (launch 100000 x "
+                                "config 11 x overrides 1 x mechanism 1 x seed 2)");
+  // Within the limit the same launch is loaded, and its error names the launch entry.
+  EXPECT_NE(error_of("launches:\n  - {file: " + (dir_ / "no-ptx.yaml").string() + ", range: {n: [0, 2]}}\n")
+                .find("sweep.yaml:3: launches[0]: "),
+            std::string::npos);
 }
 
 TEST_F(SweepFile, GlobCharactersInTheRootAreText) {
