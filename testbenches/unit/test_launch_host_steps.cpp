@@ -40,6 +40,7 @@ TEST(LaunchHostSteps, ALoopOfHostWritesStopsAtTheBudget) {
   ASSERT_GT(k, 0u);
   Launch l = load_launch(loop_file());
   l.instruction_budget = k + 1000;
+  l.steps[1].count = 1'000'000;  // finite, so that without the bound the test fails instead of hanging
   // Steps per iteration: set (line 16), set (line 17), the iteration's end (repeat, line 14). The 1001st host
   // step is the second set of iteration 333 (1001 = 3 * 333 + 2).
   EXPECT_EQ(host_error_of(l),
@@ -85,7 +86,8 @@ TEST(LaunchHostSteps, TheHostStepsLeaveLessBudgetToTheKernels) {
 
 TEST(LaunchHostSteps, WithoutABudgetTheHostStepLimitEndsTheLoop) {
   Launch l = load_launch(loop_file());
-  l.instruction_budget = 0;  // the default, 2 * 10^10
+  l.instruction_budget = 0;      // the default, 2 * 10^10
+  l.steps[1].count = 4'000'000;  // 12,000,000 host steps; finite, so that without the bound the test fails
   // kMaxHostSteps + 1 = 3 * 3,333,333 + 2: the step past the limit is the second set of iteration 3,333,333.
   static_assert(kMaxHostSteps == 10'000'000);
   EXPECT_EQ(host_error_of(l),
