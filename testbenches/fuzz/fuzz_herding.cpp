@@ -1,12 +1,13 @@
-// libFuzzer target: bytes -> the value of a `herding:` section (docs/herding.md) in a launch file of the suite
-// whose kernel has a herdable branch and a gather load (testbenches/launch/herding_hooks.yaml) -> the launch
-// loaded (the section read and checked), then every site resolved against the kernel and each kernel's plan
-// made with the static safety analysis, as `simtlm run` does before a herded run. LaunchError, PtxError and
-// HerdPlanError are the expected answers; anything else is a finding.
+// libFuzzer target: bytes -> the value of a `herding:` section (docs/herding.md) in a launch file of the
+// suite whose kernel has a herdable branch and a gather load (testbenches/launch/herding_hooks.yaml) -> the
+// launch loaded (the section read and checked), then every site resolved against the kernel and each kernel's
+// plan made with the static safety analysis, as `simtlm run` does before a herded run. LaunchError, PtxError
+// and HerdPlanError are the expected answers; anything else is a finding.
 //
 // The bytes follow "herding:" on its line, so a seed is a flow map (" {branches: all}") or an indented block;
 // the seeds are the herding: sections of the suite's launch files (scripts/fuzz) and testbenches/fuzz/seeds/
-// herding/. The file goes through the launch loader, so anchors, aliases and duplicate keys are refused there.
+// herding/. The file goes through the launch loader, so anchors, aliases and duplicate keys are refused
+// there.
 #include <cstddef>
 #include <cstdint>
 #include <exception>

@@ -1,6 +1,7 @@
-// libFuzzer target: bytes -> sweep file YAML -> SweepSpec (every axis read, the product checked from the axes'
-// sizes, then each launch file and configuration loaded with its set: values) -> the job list and the summary
-// that `simtlm sweep` writes. SweepError is the expected answer to a bad file; anything else is a finding.
+// libFuzzer target: bytes -> sweep file YAML -> SweepSpec (every axis read, the product checked from the
+// axes' sizes, then each launch file and configuration loaded with its set: values) -> the job list and the
+// summary, written as `simtlm sweep` writes them (write_plan). SweepError is the expected answer to a bad
+// file; anything else is a finding.
 //
 // The file is written to a scratch directory holding symbolic links to the source tree's workloads/, configs/
 // and testbenches/, so the committed sweep files (configs/sweeps/*.yaml without their `root:` line, see
@@ -12,6 +13,7 @@
 #include <system_error>
 
 #include "sweep/sweep_file.hpp"
+#include "sweep/sweep_store.hpp"
 #include "testbenches/fuzz/fuzz_common.hpp"
 
 namespace {
@@ -22,8 +24,6 @@ using namespace simtlm;
 // Planning hashes every input file of every job; a product within the sweep's own limit (10^6 jobs) is
 // legitimate but slow, so only smaller ones are expanded here (load_sweep_file still checks every limit).
 constexpr size_t kExpandedJobs = 4096;
-
-volatile size_t g_sink = 0;
 
 }  // namespace
 
@@ -44,8 +44,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     size_t product = 1;
     for (const auto& [axis, values] : spec.axes) product *= values.size();
     if (product <= kExpandedJobs) {
-      g_sink = g_sink + sweep::expand_jobs(spec, "fuzz").size();
-      g_sink = g_sink + sweep::sweep_summary(spec).dump().size();
+      // The plan and summary as `simtlm sweep` writes them (plan.jsonl, sweep.json).
+      static const fs::path out = fuzz::scratch_dir() / "out";
+      fs::create_directories(out);
+      sweep::write_plan(out, sweep::expand_jobs(spec, "fuzz"), sweep::sweep_summary(spec));
     }
   } catch (const sweep::SweepError&) {
   } catch (const std::exception& e) {

@@ -6,6 +6,7 @@
 
 #include "models/launch/launch.hpp"
 #include "sweep/sweep_file.hpp"
+#include "sweep/sweep_store.hpp"
 #include "testbenches/sweep/sweep_fixture.hpp"
 
 namespace simtlm::testing {
@@ -191,6 +192,19 @@ TEST_F(SweepFile, AHugeProductIsRefusedFromTheAxesBeforeAnyLaunchIsLoaded) {
   EXPECT_NE(error_of("launches:\n  - {file: " + (dir_ / "no-ptx.yaml").string() + ", range: {n: [0, 2]}}\n")
                 .find("sweep.yaml:3: launches[0]: "),
             std::string::npos);
+}
+
+TEST_F(SweepFile, ANameThatIsNotUtf8IsWrittenWithReplacementCharacters) {
+  // Found by fuzz_sweep (testbenches/fuzz/regressions/fuzz_sweep/non_utf8_value_name): writing the plan threw
+  // nlohmann's type_error 316 after the sweep had started.
+  const auto spec = load_sweep_file(sweep_file(
+      "launches: [{file: workloads/single_loop/single_loop.yaml, name: \"ju\xB1ia\"}]\nstats: [cycles]\n"));
+  const fs::path out = dir_ / "out";
+  fs::create_directories(out);
+  sweep::write_plan(out, expand_jobs(spec, "v"), sweep::sweep_summary(spec));
+  EXPECT_NE(slurp(out / "plan.jsonl").find("\"launch\":\"ju\xEF\xBF\xBDia\""), std::string::npos)
+      << slurp(out / "plan.jsonl");
+  EXPECT_NE(slurp(out / "sweep.json").find("\"ju\xEF\xBF\xBDia\""), std::string::npos);
 }
 
 TEST_F(SweepFile, GlobCharactersInTheRootAreText) {
