@@ -85,7 +85,25 @@ inline config::ParamRows wpu_rows() {
   };
 }
 
+// Task mode's thread contexts: wpu.width x wpu.depth and the fallback pair, each at most 64 per WPU (the
+// study's limit, docs/robust-simd.md). Each key passes its own range alone (32 x 64 = 2,048), so the product
+// is checked here: when a file is loaded, and again when the timing model reads the parameters after --set.
+inline void check_wpu(const config::MachineConfig& config) {
+  const config::ConfigSection w(config, "wpu");
+  if (config.str("divergence.unit") != "warp_slices") return;
+  const uint32_t contexts = w.u32("width") * w.u32("depth");
+  w.require(contexts <= 64, "wpu.width x wpu.depth is at most 64 thread contexts per WPU (got " +
+                                std::to_string(w.u32("width")) + " x " + std::to_string(w.u32("depth")) +
+                                " = " + std::to_string(contexts) + ")");
+  const uint32_t fallback = w.u32("fallback_width") * w.u32("fallback_depth");
+  w.require(fallback <= 64, "wpu.fallback_width x wpu.fallback_depth is at most 64 thread contexts (got " +
+                                std::to_string(w.u32("fallback_width")) + " x " +
+                                std::to_string(w.u32("fallback_depth")) + " = " + std::to_string(fallback) +
+                                ")");
+}
+
 inline WpuParams wpu_params(const config::MachineConfig& config) {
+  check_wpu(config);  // --set overrides come after the file's checks
   const config::ConfigSection w(config, "wpu");
   WpuParams p;
   p.width = w.u32("width");
@@ -108,16 +126,6 @@ inline WpuParams wpu_params(const config::MachineConfig& config) {
   p.stack_rows = w.u32("stack_rows");
   p.sms = config::ConfigSection(config, "gpu").u32("sms");
   return p;
-}
-
-inline void check_wpu(const config::MachineConfig& config) {
-  const config::ConfigSection w(config, "wpu");
-  if (config.str("divergence.unit") != "warp_slices") return;
-  const uint32_t contexts = w.u32("width") * w.u32("depth");
-  w.require(contexts <= 64, "wpu.width x wpu.depth is at most 64 thread contexts per WPU (got " +
-                                std::to_string(contexts) + ")");
-  w.require(w.u32("fallback_width") * w.u32("fallback_depth") <= 64,
-            "wpu.fallback_width x wpu.fallback_depth is at most 64 thread contexts");
 }
 
 }  // namespace simtlm::hw

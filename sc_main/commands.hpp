@@ -44,6 +44,12 @@ struct RunArgs {
 void add_herd_commands(CLI::App& app, std::function<int()>& action);
 // `mem-replay` (sc_main/replay_command.cpp).
 void add_replay_command(CLI::App& app, std::function<int()>& action);
+// Descriptors 0-2 opened on /dev/null when closed, SIGPIPE ignored, and a one-line message on SIGINT, SIGTERM
+// and SIGHUP before the process ends with the signal (sc_main/process_guards.cpp).
+void install_process_guards();
+// Every unsigned, signed and real option of `app` and its subcommands refuses negative (unsigned and real),
+// over-long, non-decimal and non-finite values, naming the option (sc_main/numeric_options.cpp).
+void guard_numeric_options(CLI::App& app);
 // The --herd-* options of run and compare (sc_main/herding_options.cpp).
 void add_herding_options(CLI::App& command, sim::HerdingCli& herding);
 

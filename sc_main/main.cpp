@@ -20,6 +20,7 @@ const bool kBannerDisabled = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1)
 extern "C" int sc_main(int argc, char* argv[]) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   (void)kBannerDisabled;
+  simtlm::cli::install_process_guards();
   CLI::App app{"simtlm: a SystemC/TLM model of a SIMT GPU core running nvcc's PTX"};
   app.require_subcommand(1);
 
@@ -173,6 +174,7 @@ extern "C" int sc_main(int argc, char* argv[]) {
   simtlm::cli::add_herd_commands(app, herd_action);
   std::function<int()> replay_action;
   simtlm::cli::add_replay_command(app, replay_action);
+  simtlm::cli::guard_numeric_options(app);
 
   try {
     app.parse(argc, argv);

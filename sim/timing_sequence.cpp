@@ -39,12 +39,11 @@ nlohmann::json run_timing_sequence(launch::SequenceSession& session, const confi
   std::unique_ptr<launch::PlannedLaunch> current = session.next();
   if (!current)
     throw launch::LaunchError(session.launch().path.string() + ": the sequence launches no kernel");
-  const uint64_t budget = session.instruction_budget();
-  uint64_t used = 0;
+  uint64_t used = 0;  // the kernels' thread instructions
   current->context->nsm = params.sms;
   // The SMs and the Gpu hold a reference to this TimingKernel; each launch replaces it in place.
   std::optional<TimingKernel> kernel;
-  kernel.emplace(*current->context, params.sm.registers_per_thread, budget);
+  kernel.emplace(*current->context, params.sm.registers_per_thread, session.budget_left());
   uint64_t unit_cycle = 0;
   UnitSet units = make_unit_set(UnitSelection{}, params.sm.simd_width, UnitOptions{}, &unit_cycle);
   SmUnits sm_units;
@@ -78,6 +77,7 @@ nlohmann::json run_timing_sequence(launch::SequenceSession& session, const confi
     s["write_back"]["requests"] = s["l2"].value("flush_writebacks", uint64_t{0});
     s["write_back"]["bytes"] = s["l2"].value("flush_bytes", uint64_t{0});
     used += s["thread_instructions"].get<uint64_t>();
+    session.charge_kernel(s["thread_instructions"].get<uint64_t>());
     entry.update(s);
     result.launches.push_back(std::move(entry));
   };
@@ -92,7 +92,7 @@ nlohmann::json run_timing_sequence(launch::SequenceSession& session, const confi
       next->context->nsm = params.sms;
       kernel.reset();  // before the context it refers to goes
       current = std::move(next);
-      kernel.emplace(*current->context, params.sm.registers_per_thread, budget - std::min(budget, used));
+      kernel.emplace(*current->context, params.sm.registers_per_thread, session.budget_left());
       if (gpu->progress_sink)
         gpu->progress_sink->launch_started(current->index, current->context->grid.count());
       return true;

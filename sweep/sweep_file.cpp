@@ -56,9 +56,17 @@ class Reader {
     return out;
   }
   const fs::path& file() const { return file_; }
+  // Loading launch files and configurations waits until the product of the axes is known to be within
+  // kMaxJobs: a sweep of too many jobs is refused from the axes' sizes alone, at once.
+  void defer(std::function<void()> check) const { deferred_.push_back(std::move(check)); }
+  void run_deferred() const {
+    for (const auto& check : deferred_) check();
+    deferred_.clear();
+  }
 
  private:
   fs::path file_;
+  mutable std::vector<std::function<void()>> deferred_;
 };
 
 // YAML text of a launch-file value: a scalar as written (so "[out, {n}]" can be a template), else emitted.
@@ -170,7 +178,7 @@ std::vector<AxisValue> read_launches(const Reader& r, const YAML::Node& list, co
     const std::string key = fmt::format("launches[{}]", i);
     if (item.IsScalar()) {
       for (const fs::path& f : expand_glob(r, item, key, root, item.Scalar())) {
-        check_launch(r, item, key, f, {});
+        r.defer([&r, item, key, f] { check_launch(r, item, key, f, {}); });
         out.push_back({f.stem().string(), f, {}, {}, {}, Reader::line(item)});
       }
       continue;
@@ -228,7 +236,7 @@ std::vector<AxisValue> read_launches(const Reader& r, const YAML::Node& list, co
         v.line = Reader::line(item);
         for (const auto& [k, text] : sets) v.launch_sets.push_back(k + "=" + substitute(text, vars));
         for (std::string& a : v.args) a = substitute(a, vars);
-        check_launch(r, item, key, f, v.launch_sets);
+        r.defer([&r, item, key, f, sets = v.launch_sets] { check_launch(r, item, key, f, sets); });
         out.push_back(std::move(v));
       }
     }
@@ -254,11 +262,13 @@ std::vector<AxisValue> read_configs(const Reader& r, const YAML::Node& list, con
     const YAML::Node file = item.IsScalar() ? item : item["file"];
     const std::vector<fs::path> files = expand_glob(r, file, key, root, r.scalar(file, key));
     for (const fs::path& f : files) {
-      try {
-        config::MachineConfig::load(f);
-      } catch (const std::exception& e) {
-        r.fail(file, key, e.what());
-      }
+      r.defer([&r, file, key, f] {
+        try {
+          config::MachineConfig::load(f);
+        } catch (const std::exception& e) {
+          r.fail(file, key, e.what());
+        }
+      });
       AxisValue each = v;
       each.file = f;
       if (each.name.empty() || files.size() > 1) each.name = f.stem().string();
@@ -410,11 +420,16 @@ SweepSpec load_sweep_file(const fs::path& path) {
     }
   }
   uint64_t product = 1;
+  std::vector<std::string> sizes;
   for (const std::string& axis : axis_keys()) {
-    product *= spec.axes[axis].size();  // each axis is at most kMaxAxisValues: no overflow before the check
-    if (product > kMaxJobs)
-      r.fail(root, "(top level)", fmt::format("the sweep has more than {} jobs", kMaxJobs));
+    // Each axis holds at most kMaxAxisValues: saturating keeps the product exact up to the limit.
+    if (__builtin_mul_overflow(product, uint64_t(spec.axes[axis].size()), &product)) product = UINT64_MAX;
+    sizes.push_back(fmt::format("{} {}", axis, spec.axes[axis].size()));
   }
+  if (product > kMaxJobs)
+    r.fail(root, "(top level)",
+           fmt::format("the sweep has more than {} jobs ({})", kMaxJobs, fmt::join(sizes, " x ")));
+  r.run_deferred();
   if (expand_jobs(spec, "check").empty())
     r.fail(root["exclude"], "exclude", "the sweep is empty: every combination of the axes is excluded");
   return spec;

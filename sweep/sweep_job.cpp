@@ -116,7 +116,7 @@ void write_status(const fs::path& dir, const std::string& id, const JobStatus& s
                              {"exit_code", status.exit_code},
                              {"error", status.error},
                              {"seconds", status.seconds}};
-  write_file_atomically(job_dir(dir, id) / "status.json", doc.dump(2) + "\n");
+  write_file_atomically(job_dir(dir, id) / "status.json", json_text(doc, 2) + "\n");
 }
 
 bool needs_run(const JobStatus& status, bool retry_failed) {
@@ -149,7 +149,7 @@ void terminate_children(int signal_number) {
 JobStatus run_job(const fs::path& dir, const JobSpec& job) {
   const fs::path jd = job_dir(dir, job.id);
   fs::create_directories(jd);
-  write_file_atomically(jd / "job.json", job_json(job).dump(2) + "\n");
+  write_file_atomically(jd / "job.json", json_text(job_json(job), 2) + "\n");
   remove_quietly(jd / "status.json");
   remove_quietly(jd / "out.partial");
 

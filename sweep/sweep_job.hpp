@@ -57,4 +57,11 @@ void terminate_children(int signal_number);
 // Writes `text` to `path` through a temporary file and a rename (throws with the path on failure).
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);
 
+// The JSON text of a sweep's files. Bytes that are not UTF-8 (in a file name a glob matched, or a value of
+// the sweep file) become U+FFFD instead of an exception after the sweep has started (found by fuzz_sweep).
+template <class Json>
+std::string json_text(const Json& doc, int indent = -1) {
+  return doc.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 }  // namespace simtlm::sweep

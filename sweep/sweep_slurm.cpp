@@ -357,7 +357,7 @@ Submission submit(const fs::path& dir, const std::vector<JobSpec>& jobs, const S
   for (const JobSpec& job : jobs) {
     // A job reruns from scratch: an old status would be taken for this array's.
     fs::create_directories(job_dir(dir, job.id));
-    write_file_atomically(job_dir(dir, job.id) / "job.json", job_json(job).dump(2) + "\n");
+    write_file_atomically(job_dir(dir, job.id) / "job.json", json_text(job_json(job), 2) + "\n");
     std::error_code ec;
     fs::remove(job_dir(dir, job.id) / "status.json", ec);
     sub.ids.push_back(job.id);
@@ -397,7 +397,7 @@ Submission submit(const fs::path& dir, const std::vector<JobSpec>& jobs, const S
                                 {"chunk", sub.chunk},
                                 {"tasks", tasks},
                                 {"jobs", jobs.size()}};
-  write_file_atomically(record_path(dir), record.dump(2) + "\n");
+  write_file_atomically(record_path(dir), json_text(record, 2) + "\n");
   return sub;
 }
 

@@ -40,7 +40,7 @@ std::string csv_field(const std::string& text) {
 std::string csv_value(const nlohmann::json& v) {
   if (v.is_null()) return "";
   if (v.is_string()) return csv_field(v.get<std::string>());
-  return csv_field(v.dump());
+  return csv_field(json_text(v));
 }
 
 const char* state_word(JobState s) {
@@ -49,7 +49,26 @@ const char* state_word(JobState s) {
 
 }  // namespace
 
+void check_sweep_directory(const fs::path& dir) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(dir, ec);
+  if (!fs::exists(st)) return;
+  if (!fs::is_directory(st))
+    throw std::runtime_error(fmt::format("sweep directory {} is not a folder", dir.string()));
+  if (fs::exists(dir / "sweep.lock", ec)) return;
+  std::set<std::string> names;  // sorted: the message names the same entry every time
+  for (fs::directory_iterator it(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+    names.insert(it->path().filename().string());
+  if (ec) throw std::runtime_error("cannot read sweep directory " + dir.string() + ": " + ec.message());
+  if (names.empty()) return;
+  throw std::runtime_error(
+      fmt::format("{} is a non-empty folder that is not a sweep directory (it holds {} and no sweep.lock); "
+                  "give a new or empty folder, or the directory of an earlier sweep, to --out",
+                  dir.string(), *names.begin()));
+}
+
 SweepLock::SweepLock(const fs::path& dir) {
+  check_sweep_directory(dir);
   fs::create_directories(dir);
   const fs::path path = dir / "sweep.lock";
   fd_ = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -90,9 +109,9 @@ std::optional<std::string> SweepLock::holder(const fs::path& dir) {
 void write_plan(const fs::path& dir, const std::vector<JobSpec>& jobs,
                 const nlohmann::ordered_json& summary) {
   std::string lines;
-  for (const JobSpec& job : jobs) lines += job_json(job).dump() + "\n";
+  for (const JobSpec& job : jobs) lines += json_text(job_json(job)) + "\n";
   write_file_atomically(dir / "plan.jsonl", lines);
-  write_file_atomically(dir / "sweep.json", summary.dump(2) + "\n");
+  write_file_atomically(dir / "sweep.json", json_text(summary, 2) + "\n");
 }
 
 std::vector<JobSpec> read_plan(const fs::path& dir) {
@@ -188,7 +207,7 @@ SweepCounts merge_results(const fs::path& dir) {
       for (const std::string& k : keys) csv.append(",").append(csv_value(stats_value(stats, k)));
       nlohmann::ordered_json line{{"job", job.id}, {"axes", job.axes}};
       line["stats"] = stats;
-      jsonl += line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+      jsonl += json_text(line) + "\n";
     } else {
       for (size_t i = 0; i < keys.size(); ++i) csv += ",";
       if (status.state == JobState::failed && !needs_run(status, false)) {

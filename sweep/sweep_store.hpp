@@ -11,10 +11,15 @@
 
 namespace simtlm::sweep {
 
+// Refuses DIR unless it does not exist, is an empty folder, or is a sweep directory (it holds sweep.lock,
+// which every sweep creates first and never removes): a user's folder is never written into.
+void check_sweep_directory(const std::filesystem::path& dir);
+
 // Holds DIR/sweep.lock (flock) for the life of the object: a second sweep into DIR is refused with the
 // holder's pid, host and start time. The kernel drops the lock when the process dies, however it dies.
 class SweepLock {
  public:
+  // Checks DIR first (check_sweep_directory).
   explicit SweepLock(const std::filesystem::path& dir);
   ~SweepLock();
   SweepLock(const SweepLock&) = delete;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 #include "models/ptx/task_mode.hpp"
 
@@ -158,7 +160,15 @@ void WarpSlices::branch(uint32_t slot, uint32_t pc, const PartMasks& taken, uint
   const ptx::LaneMask running = slots_[e].parts[0].mask;
   const ptx::LaneMask t = taken[0] & running;
   const uint32_t reconvergence = k_.info[pc].reconvergence_pc;
-  wst_.branch(e, t, in.target, pc + 1, reconvergence);
+  try {
+    wst_.branch(e, t, in.target, pc + 1, reconvergence);
+  } catch (const std::runtime_error& error) {
+    // A stack of wpu.stack_rows rows too shallow for the kernel's nesting: the run stops with the message,
+    // as a call-stack overflow does, instead of the exception leaving the SystemC process.
+    host_.unit_failed(std::string(error.what()) + "; raise wpu.stack_rows (docs/configs.md), at kernel " +
+                      k_.fn.name + ", " + k_.where_pc(pc));
+    return;
+  }
   if (dws_ && !sub_[e].live && t && t != running && in.target != reconvergence && pc + 1 != reconvergence) {
     split_branch(e, pc, running & ~t, reconvergence, now);
     return;

@@ -215,6 +215,28 @@ uint64_t SequenceSession::instruction_budget() const {
   return ptx::RunOptions{}.instruction_budget;
 }
 
+uint64_t SequenceSession::budget_left() const {
+  const uint64_t budget = instruction_budget();
+  const uint64_t used = kernel_instructions_ + host_steps_;
+  return budget - std::min(budget, used);
+}
+
+void SequenceSession::host_step(uint32_t line, const char* what) {
+  ++host_steps_;
+  if (host_steps_ > kMaxHostSteps) {
+    fail(line, fmt::format("{}: the sequence took more than {} host steps (set: writes and loop iterations), "
+                           "simtlm's limit per run (docs/reliability.md)",
+                           what, kMaxHostSteps));
+  }
+  const uint64_t budget = instruction_budget();
+  if (host_steps_ + kernel_instructions_ > budget) {
+    fail(line, fmt::format("{}: the thread-instruction budget of {} is used up by {} host steps (set: writes "
+                           "and loop iterations, one each) and {} kernel thread instructions; raise budget: "
+                           "or --budget",
+                           what, budget, host_steps_, kernel_instructions_));
+  }
+}
+
 void SequenceSession::reset() {
   memory_ = std::make_unique<ptx::GlobalMemory>();
   memory_->set_out_of_bounds(out_of_bounds_mode(launch_, options_));
@@ -237,6 +259,8 @@ void SequenceSession::reset() {
   for (auto& [step, r] : resolved_) r.symbol_address = &symbol_address_.at(step->ptx.string());
   frames_.assign(1, Frame{&launch_.steps, 0, nullptr, 0});
   launches_ = 0;
+  host_steps_ = 0;
+  kernel_instructions_ = 0;
 }
 
 void SequenceSession::apply_set(const SetSpec& set) {
@@ -304,9 +328,11 @@ std::unique_ptr<PlannedLaunch> SequenceSession::next() {
         continue;
       }
       if (owner->kind == Step::Kind::for_loop) {
+        host_step(owner->line, "for");
         if (!continue_for(f)) frames_.pop_back();
         continue;
       }
+      host_step(owner->line, owner->kind == Step::Kind::repeat ? "repeat" : "loop");
       if (owner->kind == Step::Kind::repeat) {
         if (++f.iteration < owner->count) {
           f.next = 0;
@@ -339,6 +365,7 @@ std::unique_ptr<PlannedLaunch> SequenceSession::next() {
     const Step& step = (*f.steps)[f.next++];
     switch (step.kind) {
       case Step::Kind::set:
+        host_step(step.line, "set");
         for (const SetSpec& set : step.sets) apply_set(set);
         break;
       case Step::Kind::repeat:
@@ -351,6 +378,7 @@ std::unique_ptr<PlannedLaunch> SequenceSession::next() {
         enter_for(step);
         break;
       case Step::Kind::copy2d:
+        host_step(step.line, "copy2d");
         apply_copy2d(step.copy);
         break;
       case Step::Kind::kernel:
@@ -430,12 +458,11 @@ void SequenceSession::finish(SessionResult& result) {
 SessionResult SequenceSession::run() {
   SessionResult result;
   reset();
-  const uint64_t budget = instruction_budget();
   const auto start = std::chrono::steady_clock::now();
   while (std::unique_ptr<PlannedLaunch> p = next()) {
     if (options_.capture_printf) p->context->printf_sink = &result.printf_output;
     ptx::RunOptions run_options;
-    run_options.instruction_budget = budget - std::min(budget, result.stats.thread_instructions);
+    run_options.instruction_budget = budget_left();
     run_options.observer = options_.observer;
     run_options.progress = progress();
     if (progress()) progress()->launch_started(p->index, p->context->grid.count());
@@ -450,6 +477,7 @@ SessionResult SequenceSession::run() {
                                          p->kernel->name, p->step->line, p->iteration, e.what()));
     }
     add_stats(result.stats, stats);
+    charge_kernel(stats.thread_instructions);
     nlohmann::json entry = p->describe();
     nlohmann::json body = stats_json(launch_, *p->module, *p->kernel, stats, 0);
     for (const char* key : {"kernel", "launch", "grid", "block", "shared_bytes", "host"}) body.erase(key);

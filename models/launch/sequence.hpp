@@ -18,6 +18,11 @@
 
 namespace simtlm::launch {
 
+// Host steps of one run: each executed `set:` step and each finished iteration of a `repeat:` or `loop:`.
+// Each counts as one thread instruction against the run's budget (budget:, --budget), and a run takes at most
+// this many whatever its budget, so a host loop without kernels ends in seconds (docs/reliability.md).
+inline constexpr uint64_t kMaxHostSteps = 10'000'000;
+
 // One kernel launch of a sequence, ready to run: its context points into the sequence's device memory.
 struct PlannedLaunch {
   const Step* step = nullptr;
@@ -54,6 +59,11 @@ class SequenceSession {
   const Launch& launch() const { return launch_; }  // with the symbol views (with_symbol_views)
   const ptx::Module& module() const { return *modules_.at(launch_.ptx.string()); }
   uint64_t instruction_budget() const;
+  // Thread instructions the kernels ran (the runners report them with charge_kernel) and host steps taken.
+  void charge_kernel(uint64_t thread_instructions) { kernel_instructions_ += thread_instructions; }
+  uint64_t host_steps() const { return host_steps_; }
+  // What the next kernel may still run: the budget less the kernels' thread instructions and the host steps.
+  uint64_t budget_left() const;
   ProgressSink* progress() const { return options_.progress.get(); }
   ptx::GlobalMemory& memory() { return *memory_; }
   const std::vector<std::string>& warnings() const { return warnings_; }
@@ -90,6 +100,8 @@ class SequenceSession {
                                              const std::string& key) const;
   std::unique_ptr<PlannedLaunch> plan(const Step& step);
   [[noreturn]] void fail(uint32_t line, const std::string& message) const;
+  // Counts one host step at `line` (what: "set", "repeat" or "loop"); fails past the budget or kMaxHostSteps.
+  void host_step(uint32_t line, const char* what);
 
   Launch launch_;
   SessionOptions options_;
@@ -108,6 +120,8 @@ class SequenceSession {
   std::vector<std::string> warnings_;
   std::vector<Frame> frames_;
   uint64_t launches_ = 0;
+  uint64_t host_steps_ = 0;
+  uint64_t kernel_instructions_ = 0;
 };
 
 // The statistics document of a functional sequence run: totals under the single-launch keys plus launches[].

@@ -1,10 +1,12 @@
 // Sweep files: the product, names, exclusions, job ids, and every refusal with its line.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "models/launch/launch.hpp"
 #include "sweep/sweep_file.hpp"
+#include "sweep/sweep_store.hpp"
 #include "testbenches/sweep/sweep_fixture.hpp"
 
 namespace simtlm::testing {
@@ -173,6 +175,36 @@ TEST_F(SweepFile, HostileRangesGlobsAndArgumentsAreRefused) {
   EXPECT_NE(
       error_of("launches: [" + (dir_ / "no-ptx.yaml").string() + "]\n").find("sweep.yaml:2: launches[0]: "),
       std::string::npos);
+}
+
+TEST_F(SweepFile, AHugeProductIsRefusedFromTheAxesBeforeAnyLaunchIsLoaded) {
+  // 100,000 launch values x 11 configurations; the launch file's PTX is missing, so loading even the first
+  // value would fail with another error: the product must be refused first, from the axes' sizes alone.
+  spit(dir_ / "no-ptx.yaml", "ptx: missing.ptx\nkernel: k\ngrid: [1, 1, 1]\nblock: [32, 1, 1]\n");
+  std::string configs = "configs:\n";
+  for (int c = 0; c < 11; ++c) configs += fmt::format("  - {{file: configs/default.yaml, name: c{}}}\n", c);
+  const std::string body = "launches:\n  - {file: " + (dir_ / "no-ptx.yaml").string() +
+                           ", range: {n: [0, 99999]}}\n" + configs + "seeds: [1, 2]\n";
+  EXPECT_EQ(error_of(body), (dir_ / "sweep.yaml").string() +
+                                ":1: (top level): the sweep has more than 1000000 jobs (launch 100000 x "
+                                "config 11 x overrides 1 x mechanism 1 x seed 2)");
+  // Within the limit the same launch is loaded, and its error names the launch entry.
+  EXPECT_NE(error_of("launches:\n  - {file: " + (dir_ / "no-ptx.yaml").string() + ", range: {n: [0, 2]}}\n")
+                .find("sweep.yaml:3: launches[0]: "),
+            std::string::npos);
+}
+
+TEST_F(SweepFile, ANameThatIsNotUtf8IsWrittenWithReplacementCharacters) {
+  // Found by fuzz_sweep (testbenches/fuzz/regressions/fuzz_sweep/non_utf8_value_name): writing the plan threw
+  // nlohmann's type_error 316 after the sweep had started.
+  const auto spec = load_sweep_file(sweep_file(
+      "launches: [{file: workloads/single_loop/single_loop.yaml, name: \"ju\xB1ia\"}]\nstats: [cycles]\n"));
+  const fs::path out = dir_ / "out";
+  fs::create_directories(out);
+  sweep::write_plan(out, expand_jobs(spec, "v"), sweep::sweep_summary(spec));
+  EXPECT_NE(slurp(out / "plan.jsonl").find("\"launch\":\"ju\xEF\xBF\xBDia\""), std::string::npos)
+      << slurp(out / "plan.jsonl");
+  EXPECT_NE(slurp(out / "sweep.json").find("\"ju\xEF\xBF\xBDia\""), std::string::npos);
 }
 
 TEST_F(SweepFile, GlobCharactersInTheRootAreText) {

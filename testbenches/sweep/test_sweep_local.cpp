@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <chrono>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -175,6 +176,32 @@ TEST_F(SweepLocal, ASecondSweepIntoTheSameDirectoryIsRefused) {
             std::string::npos)
       << r.output;
   EXPECT_FALSE(fs::exists(out() / "plan.jsonl"));
+}
+
+TEST_F(SweepLocal, AnOrdinaryNonEmptyFolderIsRefusedAndLeftAsItWas) {
+  const fs::path file = sweep_file(kSmall);
+  spit(out() / "results.csv", "the user's own table\n");
+  spit(out() / "notes" / "a.txt", "kept\n");
+  const CommandResult r = sweep(file);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(r.output, "simtlm: error: " + out().string() +
+                          " is a non-empty folder that is not a sweep directory (it holds notes and no "
+                          "sweep.lock); give a new or empty folder, or the directory of an earlier sweep, to "
+                          "--out\n");
+  EXPECT_EQ(slurp(out() / "results.csv"), "the user's own table\n");
+  EXPECT_EQ(slurp(out() / "notes" / "a.txt"), "kept\n");
+  EXPECT_EQ(std::distance(fs::directory_iterator(out()), fs::directory_iterator()), 2)
+      << "no plan.jsonl, jobs/ or sweep.lock added";
+  // A file where the folder should be is named as such; an empty folder is a new sweep directory.
+  spit(dir_ / "file-out", "x");
+  const CommandResult f = simtlm("sweep " + file.string() + " --out " + (dir_ / "file-out").string());
+  EXPECT_EQ(f.exit_code, 1);
+  EXPECT_EQ(f.output,
+            "simtlm: error: sweep directory " + (dir_ / "file-out").string() + " is not a folder\n");
+  fs::create_directories(dir_ / "empty");
+  const CommandResult e = simtlm("sweep " + file.string() + " --quiet --out " + (dir_ / "empty").string());
+  EXPECT_EQ(e.exit_code, 0) << e.output;
+  EXPECT_TRUE(fs::exists(dir_ / "empty" / "sweep.lock"));
 }
 
 TEST_F(SweepLocal, AFullDiskLeavesEveryFinishedJobIntact) {

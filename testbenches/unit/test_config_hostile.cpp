@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "hw/wpu_schema.hpp"
 #include "models/config/machine_config.hpp"
 #include "testbenches/unit/hostile_files.hpp"
 
@@ -112,6 +113,34 @@ TEST(ConfigHostile, UnitRefusalsAreBlamedOnTheConfigurationUnlessTheRtlRefused) 
             "--rtl: the Verilated twins exist for SIMD widths 8, 16, 32 and 64");
   EXPECT_EQ(attribute_unit_refusal("the RTL compactor holds 32 warps", false, origin),
             origin + ": the RTL compactor holds 32 warps");
+}
+
+// wpu.width and wpu.depth (and the fallback pair) each pass their own range; their product, the thread
+// contexts of a WPU, is at most 64. The file's checks ran before the overrides, so the product is checked
+// again when the timing model reads the parameters (hw::wpu_params).
+TEST(ConfigHostile, WpuContextProductIsCheckedAfterOverrides) {
+  const std::string file = std::string(SIMTLM_SOURCE_DIR) + "/configs/mv5-wpu.yaml";
+  MachineConfig config = MachineConfig::load(file);
+  // The error of reading the WPU's parameters after `--set key=value`, or "(no error)".
+  auto after_set = [&](const std::string& key, const std::string& value) -> std::string {
+    config.set(key, value, "--set");
+    try {
+      hw::wpu_params(config);
+    } catch (const ConfigError& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_EQ(after_set("wpu.depth", "64"), file +
+                                              " with --set wpu.depth=64: wpu.width x wpu.depth is at most 64 "
+                                              "thread contexts per WPU (got 32 x 64 = 2048)");
+  EXPECT_EQ(after_set("wpu.width", "1"), "(no error)") << "1 x 64: at the limit";
+  EXPECT_EQ(
+      after_set("wpu.fallback_depth", "64"),
+      file +
+          " with --set wpu.depth=64, --set wpu.width=1, --set wpu.fallback_depth=64: wpu.fallback_width "
+          "x wpu.fallback_depth is at most 64 thread contexts (got 8 x 64 = 512)");
+  EXPECT_EQ(after_set("divergence.unit", "warp_stacks"), "(no error)") << "outside task mode no WPU is built";
 }
 
 }  // namespace
