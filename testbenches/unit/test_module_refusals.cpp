@@ -16,7 +16,7 @@
 #include "testbenches/unit/ptx_kernel_run.hpp"
 #include "testbenches/unit/ptx_parser_test_helpers.hpp"
 
-namespace simtlm::ptx {
+namespace simtlm::ptx::module_refusals_test {
 namespace {
 
 using parser_test::expect_body_error;
@@ -168,4 +168,4 @@ TEST(ModuleRefusals, SessionsReportTheRefusalsTheirRunsMake) {
 }
 
 }  // namespace
-}  // namespace simtlm::ptx
+}  // namespace simtlm::ptx::module_refusals_test
