@@ -2,7 +2,7 @@
 // The bytes behind the memory system, for debug transport (docs/tlm-protocol.md). The timing model moves no
 // data: the functional model owns device memory (ptx::GlobalMemory, in the launch's DeviceImage) and has
 // already read or written it when a request enters the memory system. A DRAM channel given a BackingStore
-// answers transport_dbg from it; without one, transport_dbg answers 0 bytes.
+// answers transport_dbg from it, and grants DMI over it; without one, transport_dbg answers 0 bytes.
 #include <cstdint>
 
 #include "models/ptx/memory.hpp"
@@ -17,6 +17,8 @@ class BackingStore {
   // Of available() bytes only.
   virtual void read(uint64_t addr, uint8_t* dst, uint64_t bytes) const = 0;
   virtual void write(uint64_t addr, const uint8_t* src, uint64_t bytes) = 0;
+  // For DMI: host bytes of [first, last] around addr (ptx::GlobalMemory::direct), or nullptr: none.
+  virtual uint8_t* direct(uint64_t /*addr*/, uint64_t& /*first*/, uint64_t& /*last*/) { return nullptr; }
 };
 
 // Device memory as the functional model holds it: the bytes of its allocations (buffers, global and const
@@ -36,6 +38,9 @@ class GlobalMemoryStore final : public BackingStore {
   }
   void read(uint64_t addr, uint8_t* dst, uint64_t bytes) const override { memory_.read(addr, dst, bytes); }
   void write(uint64_t addr, const uint8_t* src, uint64_t bytes) override { memory_.write(addr, src, bytes); }
+  uint8_t* direct(uint64_t addr, uint64_t& first, uint64_t& last) override {
+    return memory_.direct(addr, first, last);
+  }
 
  private:
   ptx::GlobalMemory& memory_;

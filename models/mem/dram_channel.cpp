@@ -30,6 +30,34 @@ DramChannel::DramChannel(sc_core::sc_module_name name, const DramParams& params)
 void DramChannel::end_of_elaboration() {
   if (in.size() != p_.ports)
     SC_REPORT_ERROR("simtlm/mem", (std::string(name()) + ": bound ports differ from DramParams").c_str());
+  elaborated_ = true;
+}
+
+void DramChannel::set_backing_store(BackingStore* store) {
+  if (store == store_) return;
+  store_ = store;
+  for (int i = 0; elaborated_ && i < static_cast<int>(in.size()); ++i)
+    in[i]->invalidate_direct_mem_ptr(0, ~sc_dt::uint64{0});
+}
+
+bool DramChannel::get_direct_mem_ptr(int, Gp& p, tlm::tlm_dmi& dmi) {
+  uint64_t first = 0, last = 0;
+  uint8_t* bytes = store_ ? store_->direct(p.get_address(), first, last) : nullptr;
+  if (!bytes) {  // only this address: others may be granted
+    dmi.allow_none();
+    dmi.set_start_address(p.get_address());
+    dmi.set_end_address(p.get_address());
+    return false;
+  }
+  dmi.set_dmi_ptr(bytes);
+  dmi.set_start_address(first);
+  dmi.set_end_address(last);
+  dmi.allow_read_write();
+  // What an access costs at best: a row hit (CAS latency and the burst), in simulated time.
+  const sc_time tck = p_.clock / p_.clock_ratio;
+  dmi.set_read_latency(tck * double(p_.tCL + p_.burst_length / 2));
+  dmi.set_write_latency(tck * double(p_.tCL + p_.burst_length / 2));
+  return true;
 }
 
 tlm::tlm_sync_enum DramChannel::fw(int port, Gp& p, tlm::tlm_phase& ph, sc_time& t) {

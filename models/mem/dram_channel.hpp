@@ -72,8 +72,9 @@ class DramChannel : public sc_core::sc_module {
 
   const DramParams& params() const { return p_; }
   const DramStats& stats() const { return stats_; }
-  // Where transport_dbg reads and writes (not owned; nullptr: it answers 0 bytes).
-  void set_backing_store(BackingStore* store) { store_ = store; }
+  // Where transport_dbg reads and writes and DMI points (not owned; nullptr: it answers 0 bytes and grants
+  // no DMI). Changing it invalidates every DMI pointer granted before (once bound).
+  void set_backing_store(BackingStore* store);
   stats::Group statistics() const;  // of dram_stats_decl()
   nlohmann::json stats_json() const { return statistics().json(); }
   // --trace-vcd: NAME.queue, the requests the channel holds.
@@ -101,9 +102,12 @@ class DramChannel : public sc_core::sc_module {
   tlm::tlm_sync_enum fw(int port, Gp& p, tlm::tlm_phase& ph, sc_core::sc_time& t);
   void b_transport(int port, Gp& p, sc_core::sc_time& t) { ports_.at(port)->b_transport(p, t); }
   unsigned transport_dbg(int port, Gp& p);
-  bool get_direct_mem_ptr(int, Gp&, tlm::tlm_dmi& dmi) { return refuse_dmi(dmi); }
+  // DMI over the backing store: the bytes are the functional model's device memory, which every channel
+  // shares, so the region is the allocation's (within one page), not only this channel's interleaved part.
+  bool get_direct_mem_ptr(int, Gp& p, tlm::tlm_dmi& dmi);
 
   BackingStore* store_ = nullptr;
+  bool elaborated_ = false;
 
   std::unordered_set<const Gp*> refused_;
   sc_core::sc_time occ_changed_;

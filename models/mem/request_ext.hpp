@@ -55,8 +55,9 @@ inline std::string socket_owner(const sc_core::sc_object& socket) {
   return parent ? parent->name() : socket.name();
 }
 
-// No component holds the bytes (docs/tlm-protocol.md, DMI): every get_direct_mem_ptr is refused for the
-// whole address space, so an initiator need not ask again.
+// The caches and the crossbar keep no bytes (docs/tlm-protocol.md, DMI; DRAM channels grant it over their
+// backing store): their get_direct_mem_ptr is refused for the whole address space, so an initiator need not
+// ask again.
 inline bool refuse_dmi(tlm::tlm_dmi& dmi) {
   dmi.allow_none();
   dmi.set_start_address(0);

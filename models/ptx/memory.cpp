@@ -102,6 +102,15 @@ uint8_t* GlobalMemory::page(uint64_t addr, bool create) const {
   return raw;
 }
 
+uint8_t* GlobalMemory::direct(uint64_t addr, uint64_t& first, uint64_t& last) {
+  const Allocation* a = find(addr, 1);
+  if (!a) return nullptr;
+  const uint64_t page_first = addr & ~(kPageSize - 1);
+  first = std::max(a->base, page_first);
+  last = std::min(a->base + a->size - 1, page_first + kPageSize - 1);
+  return page(addr, true) + (first - page_first);
+}
+
 void GlobalMemory::read(uint64_t addr, void* dst, uint64_t bytes) const {
   auto* out = static_cast<uint8_t*>(dst);
   while (bytes > 0) {

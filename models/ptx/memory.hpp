@@ -43,6 +43,10 @@ class GlobalMemory {
   const Allocation* find(uint64_t addr, uint64_t bytes) const;
   void read(uint64_t addr, void* dst, uint64_t bytes) const;
   void write(uint64_t addr, const void* src, uint64_t bytes);
+  // Direct access (TLM DMI): the host bytes of [first, last], the largest range around addr inside one
+  // allocation and one page, or nullptr when addr is in no allocation. The pointer holds the byte at `first`
+  // and stays valid for the memory's lifetime.
+  uint8_t* direct(uint64_t addr, uint64_t& first, uint64_t& last);
   const std::vector<Allocation>& allocations() const { return allocations_; }
 
   // Where [addr, addr + bytes) lies relative to the nearest allocation: "256 bytes before buffer J",

@@ -193,7 +193,11 @@ TEST(TlmLt, LtAndAtInitiatorsShareTheCrossbar) {
 // A debug transaction of `len` bytes at `addr` through `socket`; returns the count it answered.
 struct DebugProbe : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<DebugProbe> out{"out"};
-  explicit DebugProbe(sc_core::sc_module_name n) : sc_module(n) {}
+  std::vector<std::pair<sc_dt::uint64, sc_dt::uint64>> invalidated;  // DMI ranges taken back
+  explicit DebugProbe(sc_core::sc_module_name n) : sc_module(n) {
+    out.register_invalidate_direct_mem_ptr(this, &DebugProbe::invalidate);
+  }
+  void invalidate(sc_dt::uint64 start, sc_dt::uint64 end) { invalidated.emplace_back(start, end); }
   unsigned transact(tlm::tlm_command cmd, uint64_t addr, unsigned char* data, unsigned len,
                     const std::vector<unsigned char>& enables = {}) {
     tlm::tlm_generic_payload p;
@@ -301,9 +305,9 @@ TEST(TlmDebug, WithoutABackingStoreEverySocketAnswersZeroBytes) {
   EXPECT_EQ(rig.via_dram.transact(R, rig.base + 256, data.data(), 32), 0u);
 }
 
-TEST(TlmDebug, NoSocketGrantsDmi) {
+TEST(TlmDmi, CachesAndTheCrossbarRefuseForTheWholeAddressSpace) {
   DebugRig rig;
-  for (DebugProbe* probe : {&rig.via_l1, &rig.via_x, &rig.via_l2, &rig.via_dram}) {
+  for (DebugProbe* probe : {&rig.via_l1, &rig.via_x, &rig.via_l2}) {
     tlm::tlm_dmi d;
     EXPECT_FALSE(probe->dmi(rig.base, d)) << probe->name();
     EXPECT_FALSE(d.is_read_allowed());
@@ -311,6 +315,38 @@ TEST(TlmDebug, NoSocketGrantsDmi) {
     EXPECT_EQ(d.get_start_address(), 0u);  // refused for the whole address space: no need to ask again
     EXPECT_EQ(d.get_end_address(), ~sc_dt::uint64{0});
   }
+}
+
+TEST(TlmDmi, ADramChannelGrantsItsBackingStoreAndInvalidatesWhenItChanges) {
+  DebugRig rig;
+  tlm::tlm_dmi d;
+  ASSERT_TRUE(rig.via_dram.dmi(rig.base + 100, d));
+  EXPECT_TRUE(d.is_read_write_allowed());
+  EXPECT_EQ(d.get_start_address(), rig.base);  // the 1024-byte buffer, inside one page
+  EXPECT_EQ(d.get_end_address(), rig.base + 1023);
+  // A row hit of test_dram: (tCL + burst / 2) DRAM clocks.
+  const DramParams p = test_dram(1);
+  EXPECT_EQ(d.get_read_latency(), p.clock / p.clock_ratio * double(p.tCL + p.burst_length / 2));
+  // The pointer is the device memory: writes through it are seen by the functional model, and back.
+  d.get_dmi_ptr()[5] = 0x5a;
+  unsigned char byte = 0;
+  rig.memory.read(rig.base + 5, &byte, 1);
+  EXPECT_EQ(byte, 0x5a);
+  const unsigned char seven = 7;
+  rig.memory.write(rig.base + 1000, &seven, 1);
+  EXPECT_EQ(d.get_dmi_ptr()[1000], 7);
+  // Outside every allocation: refused for that address only.
+  tlm::tlm_dmi none;
+  EXPECT_FALSE(rig.via_dram.dmi(rig.base + 4096, none));
+  EXPECT_EQ(none.get_start_address(), rig.base + 4096);
+  EXPECT_EQ(none.get_end_address(), rig.base + 4096);
+  // A new backing store (here none) takes back every pointer.
+  EXPECT_TRUE(rig.via_dram.invalidated.empty());
+  rig.unback();
+  ASSERT_EQ(rig.via_dram.invalidated.size(), 1u);
+  EXPECT_EQ(rig.via_dram.invalidated[0], std::make_pair(sc_dt::uint64{0}, ~sc_dt::uint64{0}));
+  tlm::tlm_dmi after;
+  EXPECT_FALSE(rig.via_dram.dmi(rig.base, after));
 }
 
 }  // namespace
