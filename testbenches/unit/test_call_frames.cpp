@@ -1,0 +1,211 @@
+// Call-stack accounting (models/ptx/call_frames.hpp): a call is charged the frame the compiled code would
+// hold (registers live across the call, the callee's __local_depot, bookkeeping), compared here with
+// ptxas's frames, against CUDA's default cudaLimitStackSize of 1 KiB per thread.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+#include "models/launch/launch.hpp"
+#include "models/launch/session.hpp"
+#include "models/ptx/call_frames.hpp"
+#include "models/ptx/call_link.hpp"
+#include "testbenches/unit/ptx_file_launch.hpp"
+
+namespace simtlm::ptx {
+namespace {
+
+using test::PtxFileLaunch;
+
+const char* const kBisectPtx = "testbenches/ptx/call_frames.ptx";
+
+// ptxas's frames, with the commands that printed them (CUDA 13.0; CI has no nvcc):
+//   /usr/local/cuda/bin/ptxas -v -arch=sm_75 testbenches/ptx/call_frames.ptx -o /dev/null
+//     "Function properties for _Z12sign_changesffi: 56 bytes stack frame, 32 bytes spill stores"
+//   /usr/local/cuda/bin/ptxas -v -arch=sm_75 testbenches/ptx/device_calls_O3.ptx -o /dev/null
+//     "Function properties for _Z3fibi: 24 bytes stack frame, 20 bytes spill stores"
+constexpr uint32_t kPtxasSignChangesFrame = 56;
+constexpr uint32_t kPtxasFibFrame = 24;
+// The model's estimate is within one 8-byte step of ptxas's frame.
+constexpr uint32_t kFrameTolerance = 8;
+
+float cubic(float x) {
+  return (x - 0.2f) * (x - 0.45f) * (x - 0.8f);
+}
+int sign_changes(float lo, float hi, int depth) {
+  const bool change = (cubic(lo) < 0.0f) != (cubic(hi) < 0.0f);
+  if (depth == 0 || !change) return change;
+  const float mid = 0.5f * (lo + hi);
+  return sign_changes(lo, mid, depth - 1) + sign_changes(mid, hi, depth - 1);
+}
+
+// The host twin with the model's accounting: the kernel's call and sign_changes' two calls are charged
+// `charges` (in that order). Records the first call that does not fit in `limit`: its site (0 = the
+// kernel's) and the bytes left; returns false once it has.
+struct Overflow {
+  int site = -1;
+  uint32_t left = 0;
+};
+bool charged_sign_changes(float lo, float hi, int depth, uint32_t used, const std::vector<uint32_t>& charges,
+                          uint32_t limit, Overflow& overflow) {
+  const bool change = (cubic(lo) < 0.0f) != (cubic(hi) < 0.0f);
+  if (depth == 0 || !change) return true;
+  const float mid = 0.5f * (lo + hi);
+  const float halves[2][2] = {{lo, mid}, {mid, hi}};
+  for (int site = 1; site <= 2; ++site) {
+    if (used + charges[site] > limit) {
+      overflow = Overflow{site, limit - used};
+      return false;
+    }
+    if (!charged_sign_changes(halves[site - 1][0], halves[site - 1][1], depth - 1, used + charges[site],
+                              charges, limit, overflow))
+      return false;
+  }
+  return true;
+}
+
+uint64_t float_bits(float f) {
+  uint32_t bits = 0;
+  std::memcpy(&bits, &f, 4);
+  return bits;
+}
+
+uint32_t function_index(const Module& m, const std::string& name) {
+  return m.function_index.at(name);
+}
+
+std::vector<std::string> register_names(const Function& fn, const std::vector<uint32_t>& regs) {
+  std::vector<std::string> names;
+  for (uint32_t r : regs) names.push_back(fn.regs.at(r).name);
+  return names;
+}
+
+// PCs of the calls in fn's code, in order.
+std::vector<uint32_t> call_pcs(const Function& fn) {
+  std::vector<uint32_t> pcs;
+  for (uint32_t pc = 0; pc < fn.code.size(); ++pc) {
+    if (fn.code[pc].op == Op::call) pcs.push_back(pc);
+  }
+  return pcs;
+}
+
+TEST(CallFrames, LiveRegistersAcrossEachCallOfTheBisection) {
+  const Module m = load_ptx_file(std::string(SIMTLM_SOURCE_DIR) + "/" + kBisectPtx);
+  const Function& f = m.functions[function_index(m, "_Z12sign_changesffi")];
+  const std::vector<std::vector<uint32_t>> live = live_across_calls(f);
+  const std::vector<uint32_t> pcs = call_pcs(f);
+  ASSERT_EQ(pcs.size(), 2u);
+  // After the first call: hi, mid and depth - 1 for the second; after the second: the first's result.
+  EXPECT_EQ(register_names(f, live[pcs[0]]), (std::vector<std::string>{"%f2", "%f15", "%r7"}));
+  EXPECT_EQ(register_names(f, live[pcs[1]]), (std::vector<std::string>{"%r8"}));
+  for (uint32_t pc = 0; pc < f.code.size(); ++pc) {
+    if (f.code[pc].op != Op::call) {
+      EXPECT_TRUE(live[pc].empty()) << pc;
+    }
+  }
+  EXPECT_EQ(local_depot_bytes(m, function_index(m, "_Z12sign_changesffi")), 16u);  // float ends[4]
+  // The kernel keeps the thread index and the output pointer across its call.
+  const Function& k = m.functions[function_index(m, "_Z6bisectPifi")];
+  EXPECT_EQ(register_names(k, live_across_calls(k)[call_pcs(k).at(0)]),
+            (std::vector<std::string>{"%r5", "%rd2"}));
+}
+
+TEST(CallFrames, ChargesAreLiveRegistersDepotAndBookkeeping) {
+  const Module m = load_ptx_file(std::string(SIMTLM_SOURCE_DIR) + "/" + kBisectPtx);
+  const Function& k = *m.find_entry("bisect", nullptr);
+  ASSERT_EQ(k.call_sites.size(), 3u);
+  // Linked call sites in code order: the kernel's, then sign_changes' two.
+  std::vector<uint32_t> charges;
+  for (uint32_t pc : call_pcs(k)) charges.push_back(k.call_sites[k.code[pc].call_site].frame_bytes);
+  const uint32_t depot = 16;
+  EXPECT_EQ(charges, (std::vector<uint32_t>{(4 + 8 + depot + kCallFrameBookkeepingBytes + 7) / 8 * 8,
+                                            (3 * 4 + depot + kCallFrameBookkeepingBytes + 7) / 8 * 8,
+                                            (4 + depot + kCallFrameBookkeepingBytes + 7) / 8 * 8}));
+  EXPECT_EQ(charges, (std::vector<uint32_t>{48, 48, 40}));
+}
+
+TEST(CallFrames, FrameEstimatesAreWithinOneStepOfPtxas) {
+  const Module bisect = load_ptx_file(std::string(SIMTLM_SOURCE_DIR) + "/" + kBisectPtx);
+  const uint32_t sign_changes_frame = frame_estimate(bisect, function_index(bisect, "_Z12sign_changesffi"));
+  EXPECT_EQ(sign_changes_frame, 48u);
+  EXPECT_LE(kPtxasSignChangesFrame - sign_changes_frame, kFrameTolerance);
+  const Module calls = load_ptx_file(std::string(SIMTLM_SOURCE_DIR) + "/testbenches/ptx/device_calls_O3.ptx");
+  const uint32_t fib_frame = frame_estimate(calls, function_index(calls, "_Z3fibi"));
+  EXPECT_EQ(fib_frame, 24u);  // 4 bytes live across either call + 16
+  EXPECT_EQ(fib_frame, kPtxasFibFrame);
+}
+
+// 17 and 18 nested calls: 18 of ptxas's 56-byte frames (1,008 bytes) fit the 1,024 of CUDA's default, so a
+// GPU runs this launch, and so must the model (the old 8-bytes-per-register records allowed 10 in 4,096
+// bytes).
+TEST(CallFrames, RecursionAGpuRunsFitsTheDefaultStack) {
+  constexpr int kDepth = 16;
+  ASSERT_LE(kPtxasSignChangesFrame * (kDepth + 2), kCallStackBytesPerThread);
+  PtxFileLaunch l(kBisectPtx, "bisect", Dim3{1, 1, 1}, Dim3{64, 1, 1}, {64 * 4}, {float_bits(-1.0f), kDepth});
+  EXPECT_EQ(l.module.find_entry("bisect", nullptr)->call_stack_bytes, 1024u);
+  l.run();
+  const auto out = l.read<int32_t>(0);
+  for (int t = 0; t < 64; ++t)
+    EXPECT_EQ(out[t], sign_changes(-1.0f, 1.0f + 0.125f * float(t), kDepth + (t & 1))) << t;
+}
+
+// Thread 0 bisects [-1, 1] as deep as the charges allow: deep enough fits, one level deeper stops at the
+// first call the host twin's accounting says does not fit, with the exact message.
+TEST(CallFrames, OverflowAtTheDepthTheChargesAllow) {
+  const Module m = load_ptx_file(std::string(SIMTLM_SOURCE_DIR) + "/" + kBisectPtx);
+  const Function& k = *m.find_entry("bisect", nullptr);
+  const std::vector<uint32_t> pcs = call_pcs(k);
+  std::vector<uint32_t> charges;
+  for (uint32_t pc : pcs) charges.push_back(k.call_sites[k.code[pc].call_site].frame_bytes);
+  int deepest = 0;  // the largest depth whose bisection fits
+  Overflow overflow;
+  for (int depth = 0; depth < 64; ++depth) {
+    Overflow o;
+    if (!charged_sign_changes(-1.0f, 1.0f, depth, charges[0], charges, 1024, o)) {
+      overflow = o;
+      break;
+    }
+    deepest = depth;
+  }
+  EXPECT_EQ(deepest, 22);  // 23 nested calls: the kernel's 48 bytes and 22 of 40 or 48
+  ASSERT_GE(overflow.site, 1);
+  PtxFileLaunch fits(kBisectPtx, "bisect", Dim3{1, 1, 1}, Dim3{1, 1, 1}, {4},
+                     {float_bits(-1.0f), uint64_t(deepest)});
+  fits.run();
+  EXPECT_EQ(fits.read<int32_t>(0)[0], sign_changes(-1.0f, 1.0f, deepest));
+  PtxFileLaunch l(kBisectPtx, "bisect", Dim3{1, 1, 1}, Dim3{1, 1, 1}, {4},
+                  {float_bits(-1.0f), uint64_t(deepest + 1)});
+  const uint32_t pc = pcs.at(overflow.site);
+  EXPECT_EQ(l.error(),
+            fmt::format("call stack overflow calling _Z12sign_changesffi: a call record of {} bytes does not "
+                        "fit in the {} bytes left of the per-thread call stack of 1024 bytes, in warp 0 at "
+                        "kernel _Z6bisectPifi, CTA (0,0,0), thread (0,0,0), PC {} (PTX line {}, "
+                        "call_frames.cu:21)",
+                        charges[overflow.site], overflow.left, pc, k.code[pc].line));
+}
+
+// The launch file's limit_stack_size is cudaDeviceSetLimit(cudaLimitStackSize): the bisection that overflows
+// CUDA's default runs with 2,048 bytes.
+TEST(CallFrames, LaunchFileLimitLetsTheDeepBisectionRun) {
+  const std::string path = std::string(SIMTLM_SOURCE_DIR) + "/testbenches/launch/call_frames_deep.yaml";
+  std::string e;
+  try {
+    launch::Session(launch::load_launch(path), {}).run();
+  } catch (const std::exception& error) {
+    e = error.what();
+  }
+  EXPECT_NE(e.find("call stack overflow calling _Z12sign_changesffi: a call record of "
+                   "48 bytes does not fit in the 16 bytes left of the per-thread call stack of 1024 bytes"),
+            std::string::npos)
+      << e;
+  launch::Session session(launch::load_launch(path, {"limit_stack_size=2048"}), {});
+  const launch::SessionResult r = session.run();
+  int32_t out = 0;
+  std::memcpy(&out, r.buffers.at("out").data(), 4);
+  EXPECT_EQ(out, sign_changes(-1.0f, 1.0f, 23));
+  EXPECT_EQ(session.kernel().call_stack_bytes, 2048u);
+}
+
+}  // namespace
+}  // namespace simtlm::ptx
