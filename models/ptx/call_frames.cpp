@@ -2,6 +2,7 @@
 #include "models/ptx/call_frames.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "models/ptx/cfg.hpp"
 #include "models/ptx/herd_dependence.hpp"
@@ -43,7 +44,11 @@ uint32_t register_frame_bytes(Type type) {
   return bits > 64 ? 16 : bits > 32 ? 8 : 4;
 }
 
-std::vector<std::vector<uint32_t>> live_across_calls(const Function& fn) {
+uint64_t liveness_words(const Function& fn) {
+  return (uint64_t(fn.code.size()) + 1) * ((fn.regs.size() + 63) / 64);
+}
+
+std::vector<std::vector<uint32_t>> live_across_calls(const Function& fn, uint64_t max_entries) {
   std::vector<std::vector<uint32_t>> out(fn.code.size());
   if (std::none_of(fn.code.begin(), fn.code.end(), [](const Instr& in) { return in.op == Op::call; }))
     return out;
@@ -70,6 +75,7 @@ std::vector<std::vector<uint32_t>> live_across_calls(const Function& fn) {
       }
     }
   }
+  uint64_t entries = 0;
   for (uint32_t b = 0; b < blocks.size(); ++b) {
     if (b == cfg.virtual_exit()) continue;
     Words live = live_out(b);
@@ -78,6 +84,8 @@ std::vector<std::vector<uint32_t>> live_across_calls(const Function& fn) {
         for (uint32_t r = 0; r < fn.regs.size(); ++r) {
           if ((live[r / 64] >> (r % 64)) & 1) out[pc].push_back(r);
         }
+        entries += out[pc].size();
+        if (entries > max_entries) throw std::length_error("registers live across calls");
       }
       step_back(fn.code[pc], live);
     }

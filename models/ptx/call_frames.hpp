@@ -19,13 +19,22 @@ namespace simtlm::ptx {
 // The return address (8 bytes) and the caller's stack pointer the callee restores (8 bytes).
 inline constexpr uint32_t kCallFrameBookkeepingBytes = 16;
 
+// Load-time bounds of the analysis, so a hostile module cannot make loading explode: the liveness bit sets
+// of a function with calls ((instructions + 1) x registers / 64 words), and the registers live across the
+// calls of one kernel with its callees (entries of CallSite::saved_regs). Past them the module is not loaded.
+inline constexpr uint64_t kMaxLivenessWords = uint64_t{1} << 24;
+inline constexpr uint64_t kMaxSavedRegistersPerKernel = uint64_t{1} << 24;
+uint64_t liveness_words(const Function& fn);
+
 // Bytes of a register of this type in the compiled code: 64-bit types 8, .b128 16, every other type
 // (predicates, 8/16/32-bit) one 32-bit register, 4.
 uint32_t register_frame_bytes(Type type);
 
 // Per instruction of fn: for a call, the registers of fn live across it (read on some path after the call
-// before an unguarded write; ascending); empty for every other instruction.
-std::vector<std::vector<uint32_t>> live_across_calls(const Function& fn);
+// before an unguarded write; ascending); empty for every other instruction. Throws std::length_error when
+// the lists would hold more than max_entries registers in all.
+std::vector<std::vector<uint32_t>> live_across_calls(const Function& fn,
+                                                     uint64_t max_entries = kMaxSavedRegistersPerKernel);
 
 // Bytes of the function's own .local variables (its __local_depot), without its .params.
 uint32_t local_depot_bytes(const Module& module, uint32_t function);

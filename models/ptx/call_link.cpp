@@ -48,6 +48,7 @@ class Linker {
     }
     if (reached.empty()) return;
     check_linked_size(entry, reached);
+    saved_registers_ = 0;
     std::vector<SymbolMap> maps(reached.size());
     for (size_t i = 0; i < reached.size(); ++i) {
       maps[i] = place_frame(entry_index, reached[i], entry.linked_callees.emplace_back());
@@ -57,7 +58,7 @@ class Linker {
     }
     std::unordered_map<uint32_t, uint32_t> linked_index;  // function -> index in linked_callees
     for (size_t i = 0; i < reached.size(); ++i) linked_index.emplace(reached[i], static_cast<uint32_t>(i));
-    const std::vector<std::vector<uint32_t>> live = live_across_calls(entry);
+    const std::vector<std::vector<uint32_t>> live = checked_liveness(entry, entry);
     for (uint32_t pc = 0; pc < entry.code.size(); ++pc) {
       const Instr& in = entry.code[pc];
       if (in.op != Op::call || in.call_site == kNoTarget || in.callee == kNoFunction) continue;
@@ -65,6 +66,7 @@ class Linker {
       site.linked = linked_index.at(in.callee);
       site.saved_regs = live[pc];
       site.frame_bytes = call_frame_charge(entry, live[pc], depots_[in.callee]);
+      saved_registers_ += live[pc].size();
     }
     for (size_t i = 0; i < reached.size(); ++i)
       append_code(entry, static_cast<uint32_t>(i), maps[i], linked_index);
@@ -89,6 +91,21 @@ class Linker {
                                 uint64_t limit) const {
     throw PtxError(module_.path, entry.line,
                    limits::limit_message(what, value, limit, "call fewer or smaller device functions"), "");
+  }
+
+  // Registers live across each call of fn (a function linked into entry, or entry itself), within the bound.
+  std::vector<std::vector<uint32_t>> checked_liveness(const Function& entry, const Function& fn) const {
+    if (liveness_words(fn) > kMaxLivenessWords)
+      limit_error(entry, "the liveness analysis of " + fn.name + " (instructions x registers / 64)",
+                  liveness_words(fn), kMaxLivenessWords);
+    std::vector<std::vector<uint32_t>> live;
+    try {
+      live = live_across_calls(fn, kMaxSavedRegistersPerKernel - saved_registers_);
+    } catch (const std::length_error&) {
+      limit_error(entry, "the registers live across the calls of kernel " + entry.name + " with its callees",
+                  kMaxSavedRegistersPerKernel + 1, kMaxSavedRegistersPerKernel);
+    }
+    return live;
   }
 
   // Checked before anything is copied, so a module that would explode when linked fails at once.
@@ -195,7 +212,7 @@ class Linker {
       auto it = map.find(s);
       return it == map.end() ? s : it->second;
     };
-    const std::vector<std::vector<uint32_t>> live = live_across_calls(fn);
+    const std::vector<std::vector<uint32_t>> live = checked_liveness(entry, fn);
     auto relocate = [&](Operand& op) {
       op.reg = reg(op.reg);
       op.sym = op.sym == kNoSym ? op.sym : sym(op.sym);
@@ -215,6 +232,7 @@ class Linker {
         site.linked = linked_of.at(in.callee);
         site.frame_bytes = call_frame_charge(fn, live[pc], depots_[in.callee]);
         for (uint32_t r : live[pc]) site.saved_regs.push_back(reg(r));
+        saved_registers_ += live[pc].size();
         in.call_site = static_cast<uint32_t>(entry.call_sites.size());
         entry.call_sites.push_back(std::move(site));
       }
@@ -224,8 +242,10 @@ class Linker {
   }
 
   Module& module_;
-  std::vector<uint32_t> depots_;      // per function: its own .local bytes before linking
-  uint64_t module_instructions_ = 0;  // every function's code plus the copies linked so far
+  std::vector<uint32_t> depots_;  // per function: its own .local bytes before linking
+  uint64_t module_instructions_ = 0;
+  uint64_t saved_registers_ =
+      0;  // of the kernel being linked  // every function's code plus the copies linked so far
 };
 
 }  // namespace

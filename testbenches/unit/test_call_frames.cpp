@@ -11,6 +11,7 @@
 #include "models/launch/session.hpp"
 #include "models/ptx/call_frames.hpp"
 #include "models/ptx/call_link.hpp"
+#include "models/ptx/parser.hpp"
 #include "testbenches/unit/ptx_file_launch.hpp"
 
 namespace simtlm::ptx {
@@ -205,6 +206,48 @@ TEST(CallFrames, LaunchFileLimitLetsTheDeepBisectionRun) {
   std::memcpy(&out, r.buffers.at("out").data(), 4);
   EXPECT_EQ(out, sign_changes(-1.0f, 1.0f, 23));
   EXPECT_EQ(session.kernel().call_stack_bytes, 2048u);
+}
+
+// A kernel with `regs` .b32 registers whose first `live` are all read after each of `calls` calls of a
+// trivial .func, with `padding` more instructions: sized to pass or pass over the liveness bounds.
+std::string liveness_kernel(uint32_t regs, uint32_t live, uint32_t calls, uint32_t padding) {
+  std::string ptx = ".version 7.0\n.target sm_75\n.address_size 64\n.func leaf()\n{\nret;\n}\n";
+  ptx += ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<" + std::to_string(regs) + ">;\n";
+  for (uint32_t r = 0; r < live; ++r) ptx += fmt::format("mov.u32 %r{}, {};\n", r, r);
+  for (uint32_t c = 0; c < calls; ++c) ptx += "call.uni leaf, ();\n";
+  for (uint32_t p = 0; p < padding; ++p) ptx += "add.s32 %r0, %r0, 1;\n";
+  for (uint32_t r = 1; r < live; ++r) ptx += fmt::format("add.s32 %r0, %r0, %r{};\n", r);
+  return ptx + "ret;\n}\n";
+}
+
+std::string load_error(const std::string& ptx) {
+  try {
+    parse_ptx(ptx, "liveness.ptx");
+  } catch (const PtxError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A module whose liveness analysis or saved registers would explode is not loaded, with the limit named.
+TEST(CallFrames, LivenessPastItsBoundsRefusesTheModule) {
+  // 60,000 registers (938 words) over the padding + 3 instructions (+ 1): past 2^24 words with 17,887.
+  EXPECT_EQ(load_error(liveness_kernel(60000, 1, 1, 17000)), "");
+  const std::string words = load_error(liveness_kernel(60000, 1, 1, 17887));
+  EXPECT_NE(
+      words.find(fmt::format("liveness.ptx:8: the liveness analysis of k (instructions x registers / 64) "
+                             "is {}, over simtlm's limit of 16777216 (docs/reliability.md)",
+                             (17887 + 3 + 1) * 938)),
+      std::string::npos)
+      << words;
+  // 4,096 registers live across each of 4,097 calls: 16,781,312 saved registers, past 2^24.
+  const Module fits = parse_ptx(liveness_kernel(4096, 4096, 4096, 0), "liveness.ptx");
+  EXPECT_EQ(fits.find_entry("k", nullptr)->call_sites.at(4095).saved_regs.size(), 4096u);
+  const std::string saved = load_error(liveness_kernel(4096, 4096, 4097, 0));
+  EXPECT_NE(saved.find("liveness.ptx:8: the registers live across the calls of kernel k with its callees is "
+                       "16777217, over simtlm's limit of 16777216"),
+            std::string::npos)
+      << saved;
 }
 
 }  // namespace
