@@ -13,6 +13,7 @@
 #include "models/ptx/call_link.hpp"
 #include "models/ptx/parser.hpp"
 #include "testbenches/unit/ptx_file_launch.hpp"
+#include "testbenches/unit/ptx_kernel_run.hpp"
 
 namespace simtlm::ptx {
 namespace {
@@ -248,6 +249,72 @@ TEST(CallFrames, LivenessPastItsBoundsRefusesTheModule) {
                        "16777217, over simtlm's limit of 16777216"),
             std::string::npos)
       << saved;
+}
+
+// A recursive function with a 30,000-byte parameter: each call is charged only 16 bytes, but the model's
+// record keeps the callee's whole frame region (its own and its call's 30,004-byte .params); 17 of them pass
+// the model's bound of 1 MiB per thread long before the 1,024 charged bytes do, a located error.
+TEST(CallFrames, TheModelsOwnRecordsAreBoundedPerThread) {
+  const std::string ptx = R"(.version 7.0
+.target sm_75
+.address_size 64
+.func (.param .b32 r) deep(.param .align 4 .b8 big[30000], .param .b32 n)
+{
+  .reg .b32 %r<4>;
+  .reg .pred %p<2>;
+  ld.param.u32 %r1, [n];
+  setp.eq.s32 %p1, %r1, 0;
+  mov.u32 %r3, 0;
+  @%p1 bra DONE;
+  sub.s32 %r2, %r1, 1;
+  {
+  .param .align 4 .b8 a0[30000];
+  .param .b32 a1;
+  .param .b32 rv;
+  st.param.b32 [a1], %r2;
+  call.uni (rv), deep, (a0, a1);
+  ld.param.b32 %r3, [rv];
+  }
+DONE:
+  st.param.b32 [r], %r3;
+  ret;
+}
+.visible .entry k(.param .u32 n)
+{
+  .reg .b32 %r<3>;
+  ld.param.u32 %r1, [n];
+  {
+  .param .align 4 .b8 a0[30000];
+  .param .b32 a1;
+  .param .b32 rv;
+  st.param.b32 [a1], %r1;
+  call.uni (rv), deep, (a0, a1);
+  ld.param.b32 %r2, [rv];
+  }
+  ret;
+}
+)";
+  const Module m = parse_ptx(ptx, "records.ptx");
+  const Function& k = *m.find_entry("k", nullptr);
+  const std::vector<uint32_t> pcs = call_pcs(k);
+  ASSERT_EQ(pcs.size(), 2u);
+  const CallSite& inner = k.call_sites[k.code[pcs[1]].call_site];
+  EXPECT_EQ(inner.frame_bytes, 16u);  // nothing live across the call, no depot
+  const uint32_t record = call_record_bytes(inner, k.linked_callees.at(inner.linked));
+  EXPECT_GE(record, 60008u);
+  const uint32_t fit = kMaxCallRecordBytesPerThread / record;  // records that fit; n makes n + 1 calls
+  {
+    test::KernelRun run(m, "k", Dim3{1, 1, 1}, Dim3{1, 1, 1});
+    run.param(0, fit - 1);
+    EXPECT_EQ(run.error(), "");
+  }
+  test::KernelRun run(m, "k", Dim3{1, 1, 1}, Dim3{1, 1, 1});
+  run.param(0, fit);
+  EXPECT_EQ(run.error(),
+            fmt::format("calling deep: the model's saved state for the thread's active calls would pass "
+                        "1048576 bytes (frames with large .param regions) at kernel k, CTA (0,0,0), thread "
+                        "(0,0,0), PC {} (PTX line {})",
+                        pcs[1], k.code[pcs[1]].line));
 }
 
 }  // namespace
