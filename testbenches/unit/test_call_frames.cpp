@@ -255,45 +255,21 @@ TEST(CallFrames, LivenessPastItsBoundsRefusesTheModule) {
 // record keeps the callee's whole frame region (its own and its call's 30,004-byte .params); 17 of them pass
 // the model's bound of 1 MiB per thread long before the 1,024 charged bytes do, a located error.
 TEST(CallFrames, TheModelsOwnRecordsAreBoundedPerThread) {
-  const std::string ptx = R"(.version 7.0
-.target sm_75
-.address_size 64
-.func (.param .b32 r) deep(.param .align 4 .b8 big[30000], .param .b32 n)
-{
-  .reg .b32 %r<4>;
-  .reg .pred %p<2>;
-  ld.param.u32 %r1, [n];
-  setp.eq.s32 %p1, %r1, 0;
-  mov.u32 %r3, 0;
-  @%p1 bra DONE;
-  sub.s32 %r2, %r1, 1;
-  {
-  .param .align 4 .b8 a0[30000];
-  .param .b32 a1;
-  .param .b32 rv;
-  st.param.b32 [a1], %r2;
-  call.uni (rv), deep, (a0, a1);
-  ld.param.b32 %r3, [rv];
-  }
-DONE:
-  st.param.b32 [r], %r3;
-  ret;
-}
-.visible .entry k(.param .u32 n)
-{
-  .reg .b32 %r<3>;
-  ld.param.u32 %r1, [n];
-  {
-  .param .align 4 .b8 a0[30000];
-  .param .b32 a1;
-  .param .b32 rv;
-  st.param.b32 [a1], %r1;
-  call.uni (rv), deep, (a0, a1);
-  ld.param.b32 %r2, [rv];
-  }
-  ret;
-}
-)";
+  // The call sequence, passing `arg` and receiving into `result`.
+  auto call = [](const char* arg, const char* result) {
+    return fmt::format(
+        "{{\n.param .align 4 .b8 a0[30000];\n.param .b32 a1;\n.param .b32 rv;\nst.param.b32 [a1], {};\n"
+        "call.uni (rv), deep, (a0, a1);\nld.param.b32 {}, [rv];\n}}\n",
+        arg, result);
+  };
+  const std::string ptx =
+      ".version 7.0\n.target sm_75\n.address_size 64\n"
+      ".func (.param .b32 r) deep(.param .align 4 .b8 big[30000], .param .b32 n)\n{\n"
+      ".reg .b32 %r<4>;\n.reg .pred %p<2>;\nld.param.u32 %r1, [n];\nsetp.eq.s32 %p1, %r1, 0;\n"
+      "mov.u32 %r3, 0;\n@%p1 bra DONE;\nsub.s32 %r2, %r1, 1;\n" +
+      call("%r2", "%r3") + "DONE:\nst.param.b32 [r], %r3;\nret;\n}\n" +
+      ".visible .entry k(.param .u32 n)\n{\n.reg .b32 %r<3>;\nld.param.u32 %r1, [n];\n" + call("%r1", "%r2") +
+      "ret;\n}\n";
   const Module m = parse_ptx(ptx, "records.ptx");
   const Function& k = *m.find_entry("k", nullptr);
   const std::vector<uint32_t> pcs = call_pcs(k);
