@@ -191,10 +191,10 @@ std::vector<AxisValue> read_launches(const Reader& r, const YAML::Node& list, co
       r.fail(item, key, "name: and range: need a file, not a glob");
     std::vector<std::pair<std::string, std::string>> sets;  // key, YAML text
     if (const YAML::Node set = item["set"]) {
-      r.require_map(
-          set, key + ".set",
-          {"ptx", "kernel", "grid", "block", "shared_bytes", "seed", "buffers", "params", "outputs", "expect",
-           "reference", "budget", "call_stack_bytes", "symbols", "constants", "out_of_bounds", "launches"});
+      r.require_map(set, key + ".set",
+                    {"ptx", "kernel", "grid", "block", "shared_bytes", "seed", "buffers", "params", "outputs",
+                     "expect", "reference", "budget", "limit_stack_size", "call_stack_bytes", "symbols",
+                     "constants", "out_of_bounds", "launches"});
       for (const auto& kv : set) sets.emplace_back(kv.first.Scalar(), yaml_text(kv.second));
     }
     std::vector<std::map<std::string, int64_t>> points{{}};

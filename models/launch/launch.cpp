@@ -274,14 +274,15 @@ Launch load_launch(const std::filesystem::path& path, const std::vector<std::str
   if (!root.IsMap()) r.fail(root, "(top level)", "a launch file is a map of keys such as ptx, kernel, grid");
   const bool sequence = root["launches"].IsDefined();
   if (sequence) {
-    r.require_map(root, "",
-                  {"ptx", "seed", "buffers", "symbols", "constants", "outputs", "expect", "reference",
-                   "budget", "call_stack_bytes", "out_of_bounds", "launches", "herding", "textures"});
+    r.require_map(
+        root, "",
+        {"ptx", "seed", "buffers", "symbols", "constants", "outputs", "expect", "reference", "budget",
+         "limit_stack_size", "call_stack_bytes", "out_of_bounds", "launches", "herding", "textures"});
   } else {
     r.require_map(root, "",
                   {"ptx", "kernel", "grid", "block", "shared_bytes", "seed", "buffers", "params", "outputs",
-                   "expect", "reference", "budget", "call_stack_bytes", "symbols", "constants",
-                   "out_of_bounds", "herding", "textures"});
+                   "expect", "reference", "budget", "limit_stack_size", "call_stack_bytes", "symbols",
+                   "constants", "out_of_bounds", "herding", "textures"});
   }
   Launch launch;
   launch.path = path;
@@ -300,10 +301,16 @@ Launch load_launch(const std::filesystem::path& path, const std::vector<std::str
   }
   if (root["seed"]) launch.seed = r.unsigned_int(root["seed"], "seed");
   if (root["budget"]) launch.instruction_budget = r.unsigned_int(root["budget"], "budget");
-  if (const YAML::Node stack = root["call_stack_bytes"]) {
-    launch.call_stack_bytes = uint32_t(r.unsigned_int(stack, "call_stack_bytes", ptx::kMaxCallStackBytes));
+  // cudaDeviceSetLimit(cudaLimitStackSize, N); call_stack_bytes is its older name.
+  if (root["limit_stack_size"] && root["call_stack_bytes"])
+    r.fail(root["call_stack_bytes"], "call_stack_bytes",
+           "an alias of limit_stack_size: give only one of them");
+  for (const char* key : {"limit_stack_size", "call_stack_bytes"}) {
+    const YAML::Node stack = root[key];
+    if (!stack) continue;
+    launch.call_stack_bytes = uint32_t(r.unsigned_int(stack, key, ptx::kMaxCallStackBytes));
     if (launch.call_stack_bytes < ptx::kMinCallStackBytes || launch.call_stack_bytes % 16 != 0) {
-      r.fail(stack, "call_stack_bytes",
+      r.fail(stack, key,
              fmt::format("expected {}..{} bytes, a multiple of 16", ptx::kMinCallStackBytes,
                          ptx::kMaxCallStackBytes));
     }

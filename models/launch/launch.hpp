@@ -183,7 +183,8 @@ struct Launch {
   std::vector<ExpectSpec> expect;
   std::string reference;            // name of the host reference in workloads/reference (optional)
   uint64_t instruction_budget = 0;  // 0 = default
-  uint32_t call_stack_bytes = 0;    // per-thread call stack of kernels that call .funcs; 0 = default
+  uint32_t call_stack_bytes = 0;    // limit_stack_size (cudaLimitStackSize) for kernels that call .funcs;
+                                    // 0 = default (ptx::kCallStackBytesPerThread)
   // Sequences (a `launches:` list) and their device state; a single-launch file has no steps.
   std::vector<Step> steps;
   std::vector<SymbolSpec> symbols;                       // in file order; add with add_symbol

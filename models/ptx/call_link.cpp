@@ -6,6 +6,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "models/ptx/call_frames.hpp"
 #include "models/ptx/limits.hpp"
 #include "models/ptx/parser.hpp"
 
@@ -29,6 +30,7 @@ class Linker {
  public:
   explicit Linker(Module& module) : module_(module) {
     for (const Function& fn : module.functions) module_instructions_ += fn.code.size();
+    for (uint32_t f = 0; f < module.functions.size(); ++f) depots_.push_back(local_depot_bytes(module, f));
   }
 
   void link(uint32_t entry_index) {
@@ -46,6 +48,7 @@ class Linker {
     }
     if (reached.empty()) return;
     check_linked_size(entry, reached);
+    saved_registers_ = 0;
     std::vector<SymbolMap> maps(reached.size());
     for (size_t i = 0; i < reached.size(); ++i) {
       maps[i] = place_frame(entry_index, reached[i], entry.linked_callees.emplace_back());
@@ -55,9 +58,15 @@ class Linker {
     }
     std::unordered_map<uint32_t, uint32_t> linked_index;  // function -> index in linked_callees
     for (size_t i = 0; i < reached.size(); ++i) linked_index.emplace(reached[i], static_cast<uint32_t>(i));
-    for (CallSite& site : entry.call_sites) {
-      auto it = module_.function_index.find(site.callee_name);
-      if (it != module_.function_index.end()) site.linked = linked_index.at(it->second);
+    const std::vector<std::vector<uint32_t>> live = checked_liveness(entry, entry);
+    for (uint32_t pc = 0; pc < entry.code.size(); ++pc) {
+      const Instr& in = entry.code[pc];
+      if (in.op != Op::call || in.call_site == kNoTarget || in.callee == kNoFunction) continue;
+      CallSite& site = entry.call_sites[in.call_site];
+      site.linked = linked_index.at(in.callee);
+      site.saved_regs = live[pc];
+      site.frame_bytes = call_frame_charge(entry, live[pc], depots_[in.callee]);
+      saved_registers_ += live[pc].size();
     }
     for (size_t i = 0; i < reached.size(); ++i)
       append_code(entry, static_cast<uint32_t>(i), maps[i], linked_index);
@@ -66,9 +75,7 @@ class Linker {
                   "the .local bytes per thread of kernel " + entry.name + " with the frames of its callees",
                   entry.local_bytes, limits::kMaxLocalBytesPerThread);
     }
-    entry.call_stack_offset = static_cast<uint32_t>(align_up(entry.local_bytes, 16));
     entry.call_stack_bytes = kCallStackBytesPerThread;
-    entry.local_bytes = entry.call_stack_offset + entry.call_stack_bytes;
     entry.call_stack_pointer = static_cast<uint32_t>(entry.regs.size());
     entry.regs.push_back(RegInfo{"%__call_stack_pointer", Type::b64});
   }
@@ -84,6 +91,21 @@ class Linker {
                                 uint64_t limit) const {
     throw PtxError(module_.path, entry.line,
                    limits::limit_message(what, value, limit, "call fewer or smaller device functions"), "");
+  }
+
+  // Registers live across each call of fn (a function linked into entry, or entry itself), within the bound.
+  std::vector<std::vector<uint32_t>> checked_liveness(const Function& entry, const Function& fn) const {
+    if (liveness_words(fn) > kMaxLivenessWords)
+      limit_error(entry, "the liveness analysis of " + fn.name + " (instructions x registers / 64)",
+                  liveness_words(fn), kMaxLivenessWords);
+    std::vector<std::vector<uint32_t>> live;
+    try {
+      live = live_across_calls(fn, kMaxSavedRegistersPerKernel - saved_registers_);
+    } catch (const std::length_error&) {
+      limit_error(entry, "the registers live across the calls of kernel " + entry.name + " with its callees",
+                  kMaxSavedRegistersPerKernel + 1, kMaxSavedRegistersPerKernel);
+    }
+    return live;
   }
 
   // Checked before anything is copied, so a module that would explode when linked fails at once.
@@ -190,12 +212,14 @@ class Linker {
       auto it = map.find(s);
       return it == map.end() ? s : it->second;
     };
+    const std::vector<std::vector<uint32_t>> live = checked_liveness(entry, fn);
     auto relocate = [&](Operand& op) {
       op.reg = reg(op.reg);
       op.sym = op.sym == kNoSym ? op.sym : sym(op.sym);
       for (uint32_t& v : op.vregs) v = reg(v);
     };
-    for (Instr in : fn.code) {
+    for (uint32_t pc = 0; pc < fn.code.size(); ++pc) {
+      Instr in = fn.code[pc];
       in.guard = reg(in.guard);
       for (Operand& op : in.dst) relocate(op);
       for (Operand& op : in.src) relocate(op);
@@ -206,6 +230,9 @@ class Linker {
         for (uint32_t& s : site.args) s = sym(s);
         for (uint32_t& s : site.returns) s = sym(s);
         site.linked = linked_of.at(in.callee);
+        site.frame_bytes = call_frame_charge(fn, live[pc], depots_[in.callee]);
+        for (uint32_t r : live[pc]) site.saved_regs.push_back(reg(r));
+        saved_registers_ += live[pc].size();
         in.call_site = static_cast<uint32_t>(entry.call_sites.size());
         entry.call_sites.push_back(std::move(site));
       }
@@ -215,7 +242,10 @@ class Linker {
   }
 
   Module& module_;
-  uint64_t module_instructions_ = 0;  // every function's code plus the copies linked so far
+  std::vector<uint32_t> depots_;  // per function: its own .local bytes before linking
+  uint64_t module_instructions_ = 0;
+  uint64_t saved_registers_ =
+      0;  // of the kernel being linked  // every function's code plus the copies linked so far
 };
 
 }  // namespace
@@ -227,9 +257,9 @@ void link_device_calls(Module& module) {
   }
 }
 
-uint32_t call_record_bytes(const LinkedCallee& callee) {
-  // Registers, the frame region, and the PC of the call (8 bytes to keep records 8-byte aligned).
-  return static_cast<uint32_t>(align_up(uint64_t(callee.reg_count) * 8 + callee.frame_bytes, 8) + 8);
+uint32_t call_record_bytes(const CallSite& site, const LinkedCallee& callee) {
+  // The saved registers, the callee's frame region, and the PC of the call with the bytes charged.
+  return static_cast<uint32_t>(site.saved_regs.size() * 8 + align_up(callee.frame_bytes, 8) + 8);
 }
 
 void set_call_stack_bytes(Module& module, uint32_t bytes) {
@@ -241,7 +271,6 @@ void set_call_stack_bytes(Module& module, uint32_t bytes) {
   for (Function& fn : module.functions) {
     if (!fn.is_entry || fn.call_stack_bytes == 0) continue;  // kernels without calls have no call stack
     fn.call_stack_bytes = bytes;
-    fn.local_bytes = fn.call_stack_offset + bytes;
   }
 }
 

@@ -7,11 +7,12 @@
 // model) therefore sees one function; a callee's CFG region is disconnected from the caller's, so its
 // branches reconverge at post-dominators inside the callee and its `ret`s join the virtual exit.
 //
-// A `call` saves the callee's registers and frame region for the calling lanes onto a per-thread call
-// stack at the end of the local frame (one record per invocation, so recursion works), then copies the
-// arguments into the callee's .params; its `ret` copies the return .params out to the caller's
-// call-scope .params and restores the saved record. The call stack holds kCallStackBytesPerThread bytes;
-// a call that does not fit is a KernelError naming the function.
+// A `call` pushes, for each calling lane, a record of the caller's registers live across the call and of
+// the callee's frame region (one record per invocation, so recursion works), then copies the arguments
+// into the callee's .params; its `ret` copies the return .params out to the caller's call-scope .params
+// and restores the record. Each call is charged what the compiled code's frame would hold
+// (call_frames.hpp) against a per-thread limit, CUDA's cudaLimitStackSize (kCallStackBytesPerThread by
+// default); a call that does not fit is a KernelError naming the function.
 #pragma once
 
 #include <cstdint>
@@ -20,9 +21,8 @@
 
 namespace simtlm::ptx {
 
-// Per-thread bytes reserved for call records in kernels that call .funcs (CUDA's default stack is 1 KiB;
-// a record here keeps every register of the callee, 8 bytes each, so it is larger than nvcc's frames).
-inline constexpr uint32_t kCallStackBytesPerThread = 4096;
+// Per-thread call stack of kernels that call .funcs: CUDA's default cudaLimitStackSize, 1 KiB.
+inline constexpr uint32_t kCallStackBytesPerThread = 1024;
 
 // Links every .func an entry reaches into that entry's code (see the file comment). Kernels without calls
 // are left unchanged. A kernel that reaches a call of a function without a body, or with an argument or
@@ -35,7 +35,10 @@ inline constexpr uint32_t kMinCallStackBytes = 256;
 inline constexpr uint32_t kMaxCallStackBytes = 64 * 1024;
 void set_call_stack_bytes(Module& module, uint32_t bytes);
 
-// Bytes of the call record a call of `callee` pushes per thread.
-uint32_t call_record_bytes(const LinkedCallee& callee);
+// Bytes of the record the model keeps per thread for a call at `site` of `callee` (not what it is charged,
+// which is site.frame_bytes). Records live outside the simulated local memory (WarpContext::call_records),
+// at most kMaxCallRecordBytesPerThread per thread.
+inline constexpr uint32_t kMaxCallRecordBytesPerThread = 1u << 20;
+uint32_t call_record_bytes(const CallSite& site, const LinkedCallee& callee);
 
 }  // namespace simtlm::ptx

@@ -27,6 +27,7 @@ void clear_warp(const Function& fn, WarpContext& warp, CtaContext& cta, uint32_t
   warp.warp_in_cta = warp_in_cta;
   warp.regs.assign(fn.regs.size() * kWarpSize, 0);
   warp.local.reset(size_t(fn.local_bytes) * kWarpSize);
+  for (std::vector<uint8_t>& records : warp.call_records) records.clear();
   warp.valid = 0;
   warp.exited = 0;
   warp.lanes_own_cta = tasks;
@@ -60,6 +61,7 @@ void Executor::start_task(WarpContext& warp, unsigned lane, uint64_t task) const
   const Function& fn = *launch_.kernel;
   for (size_t r = 0; r < fn.regs.size(); ++r) warp.regs[r * kWarpSize + lane] = 0;
   if (fn.local_bytes) std::memset(warp.local.data() + size_t(lane) * fn.local_bytes, 0, fn.local_bytes);
+  warp.call_records[lane].clear();
   const LaneMask bit = LaneMask{1} << lane;
   warp.valid |= bit;
   warp.exited &= ~bit;

@@ -1,5 +1,6 @@
-// Call records: [callee registers, 8 bytes each][callee frame region][PC of the call (u32), 0 (u32)],
-// pushed at the call stack pointer (a hidden per-lane register) in the thread's local frame.
+// Call records, per lane in WarpContext::call_records: [the caller's registers live across the call, 8 bytes
+// each][the callee's frame region, padded to 8][PC of the call (u32), bytes charged (u32)]. The hidden
+// register Function::call_stack_pointer holds the bytes charged per lane against Function::call_stack_bytes.
 #include "models/ptx/executor_call.hpp"
 
 #include <fmt/format.h>
@@ -33,26 +34,37 @@ void exec_device_call(Ctx& c) {
     fail(c, -1, "call to .func " + site.callee_name + " that is not linked into the kernel");
   }
   const LinkedCallee& callee = fn.linked_callees[site.linked];
-  const uint32_t record = call_record_bytes(callee);
+  const uint32_t charge = site.frame_bytes;
+  const uint32_t record = call_record_bytes(site, callee);
   uint64_t* sp = reg_row(c.warp, fn.call_stack_pointer);
   for_lanes(c.active, [&](unsigned lane) {
-    if (sp[lane] + record > fn.call_stack_bytes) {
+    if (sp[lane] + charge > fn.call_stack_bytes) {
       throw KernelError(
           fmt::format("call stack overflow calling {}: a call record of {} bytes does not fit in the {} "
                       "bytes left of the "
                       "per-thread call stack of {} bytes, in warp {} at {}",
-                      site.callee_name, record, fn.call_stack_bytes - sp[lane], fn.call_stack_bytes,
+                      site.callee_name, charge, fn.call_stack_bytes - sp[lane], fn.call_stack_bytes,
                       c.warp.warp_in_cta, c.executor.where(c.warp, c.pc, int(lane))));
     }
+    std::vector<uint8_t>& records = c.warp.call_records[lane];
+    if (records.size() + record > kMaxCallRecordBytesPerThread) {
+      fail(c, int(lane),
+           fmt::format("calling {}: the model's saved state for the thread's active calls would pass {} "
+                       "bytes (frames with large .param regions)",
+                       site.callee_name, kMaxCallRecordBytesPerThread));
+    }
     uint8_t* frame = frame_of(c, lane);
-    uint8_t* out = frame + fn.call_stack_offset + sp[lane];
-    for (uint32_t r = 0; r < callee.reg_count; ++r, out += 8) {
-      std::memcpy(out, &reg_row(c.warp, callee.first_reg + r)[lane], 8);
+    const size_t base = records.size();
+    records.resize(base + record, 0);
+    uint8_t* out = records.data() + base;
+    for (uint32_t r : site.saved_regs) {
+      std::memcpy(out, &reg_row(c.warp, r)[lane], 8);
+      out += 8;
     }
     std::memcpy(out, frame + callee.frame_offset, callee.frame_bytes);
-    const uint32_t tail[2] = {c.pc, 0};
-    std::memcpy(frame + fn.call_stack_offset + sp[lane] + record - 8, tail, 8);
-    sp[lane] += record;
+    const uint32_t tail[2] = {c.pc, charge};
+    std::memcpy(records.data() + records.size() - 8, tail, 8);
+    sp[lane] += charge;
     for (size_t i = 0; i < site.args.size(); ++i) copy_param(c, frame, site.args[i], callee.params[i]);
   });
 }
@@ -61,36 +73,41 @@ void exec_device_return(Ctx& c) {
   const Function& fn = c.fn;
   c.step.kind = StepKind::exit;
   const LinkedCallee& callee = fn.linked_callees[c.in.returns_from];
-  const uint32_t record = call_record_bytes(callee);
   uint64_t* sp = reg_row(c.warp, fn.call_stack_pointer);
   std::vector<uint8_t> values;
   for_lanes(c.active, [&](unsigned lane) {
     uint8_t* frame = frame_of(c, lane);
+    std::vector<uint8_t>& records = c.warp.call_records[lane];
     uint32_t tail[2] = {0, 0};
-    if (sp[lane] >= record) std::memcpy(tail, frame + fn.call_stack_offset + sp[lane] - 8, 8);
+    if (records.size() >= 8) std::memcpy(tail, records.data() + records.size() - 8, 8);
     const uint32_t call_pc = tail[0];
-    if (sp[lane] < record || call_pc >= fn.code.size() || fn.code[call_pc].call_site == kNoTarget ||
-        fn.call_sites[fn.code[call_pc].call_site].linked != c.in.returns_from) {
+    const bool matches = records.size() >= 8 && call_pc < fn.code.size() &&
+                         fn.code[call_pc].call_site != kNoTarget &&
+                         fn.call_sites[fn.code[call_pc].call_site].linked == c.in.returns_from;
+    const CallSite* site = matches ? &fn.call_sites[fn.code[call_pc].call_site] : nullptr;
+    if (!site || records.size() < call_record_bytes(*site, callee) || sp[lane] < tail[1]) {
       fail(c, int(lane),
            "ret of " + c.launch.module->functions[callee.function].name +
                " without a matching call record on the call stack");
     }
-    sp[lane] -= record;
-    const CallSite& site = fn.call_sites[fn.code[call_pc].call_site];
+    sp[lane] -= tail[1];
     values.clear();
     for (uint32_t s : callee.returns) {
       const Symbol& ret = symbol(c, s);
       values.insert(values.end(), frame + ret.offset, frame + ret.offset + ret.size);
     }
-    const uint8_t* in = frame + fn.call_stack_offset + sp[lane];
-    for (uint32_t r = 0; r < callee.reg_count; ++r, in += 8) {
-      std::memcpy(&reg_row(c.warp, callee.first_reg + r)[lane], in, 8);
+    const size_t base = records.size() - call_record_bytes(*site, callee);
+    const uint8_t* in = records.data() + base;
+    for (uint32_t r : site->saved_regs) {
+      std::memcpy(&reg_row(c.warp, r)[lane], in, 8);
+      in += 8;
     }
     std::memcpy(frame + callee.frame_offset, in, callee.frame_bytes);
+    records.resize(base);
     size_t cursor = 0;
-    for (size_t i = 0; i < site.returns.size(); ++i) {
+    for (size_t i = 0; i < site->returns.size(); ++i) {
       const Symbol& from = symbol(c, callee.returns[i]);
-      const Symbol& to = symbol(c, site.returns[i]);
+      const Symbol& to = symbol(c, site->returns[i]);
       std::memcpy(frame + to.offset, values.data() + cursor, std::min(from.size, to.size));
       cursor += from.size;
     }

@@ -92,7 +92,9 @@ struct WarpContext {
   bool lanes_own_cta = false;
   std::array<Dim3, kWarpSize> lane_ctaid{};
   std::vector<uint64_t> regs;
-  ZeroedBytes local;   // kWarpSize frames of Function::local_bytes each
+  ZeroedBytes local;  // kWarpSize frames of Function::local_bytes each
+  // Per lane, the records of its active calls of .funcs (models/ptx/executor_call.cpp), innermost last.
+  std::array<std::vector<uint8_t>, kWarpSize> call_records;
   uint64_t clock = 0;  // value of %clock/%clock64, set by the runner or timing model
 };
 

@@ -31,6 +31,8 @@ void add_unique(std::vector<uint32_t>& out, uint32_t value) {
   if (std::find(out.begin(), out.end(), value) == out.end()) out.push_back(value);
 }
 
+}  // namespace
+
 std::vector<uint32_t> read_registers(const Instr& in) {
   std::vector<uint32_t> regs;
   if (in.guard != kNoReg) add_unique(regs, in.guard);
@@ -46,6 +48,8 @@ std::vector<uint32_t> read_registers(const Instr& in) {
   }
   return regs;
 }
+
+namespace {
 
 bool reads_memory(const Instr& in) {
   return in.op == Op::ld || in.op == Op::atom || in.op == Op::tex;  // tex reads texels of global memory

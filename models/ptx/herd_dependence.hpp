@@ -78,6 +78,9 @@ class DependenceGraph {
 // Marks (one byte per pc) the seeds and everything they depend on transitively.
 std::vector<uint8_t> backward_slice(const DependenceGraph& graph, const std::vector<uint32_t>& seeds);
 
+// The registers an instruction reads (guard, sources, address bases, vector elements).
+std::vector<uint32_t> read_registers(const Instr& in);
+
 // The registers an instruction writes (destinations and vector elements).
 std::vector<uint32_t> written_registers(const Instr& in);
 

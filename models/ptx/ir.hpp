@@ -336,6 +336,9 @@ struct CallSite {
   std::vector<uint32_t> args;     // symbols, in argument order
   std::vector<uint32_t> returns;  // symbols
   uint32_t linked = kNoTarget;    // in an entry's linked code: index in Function::linked_callees
+  // Set by link_device_calls in an entry's linked code (models/ptx/call_frames.hpp):
+  std::vector<uint32_t> saved_regs;  // the caller's registers live across the call (the record keeps them)
+  uint32_t frame_bytes = 0;          // charged against the call stack: the compiled code's frame estimate
 };
 
 // A .func whose code link_device_calls appended to a kernel's code (models/ptx/call_link.hpp).
@@ -412,9 +415,9 @@ struct Function {
   std::string unsupported_text;
   std::vector<CallSite> call_sites;          // indexed by Instr::call_site
   std::vector<LinkedCallee> linked_callees;  // entries: the .funcs linked into code (empty without calls)
-  uint32_t call_stack_offset = 0;            // entries with calls: the per-thread call stack in the
-  uint32_t call_stack_bytes = 0;             // local frame, and the hidden register holding the bytes
-  uint32_t call_stack_pointer = kNoReg;      // in use per lane
+  uint32_t call_stack_bytes = 0;             // entries with calls: the per-thread call stack limit
+  uint32_t call_stack_pointer = kNoReg;      // (cudaLimitStackSize) and the hidden register holding the
+                                             // bytes charged per lane (call_frames.hpp)
   // __launch_bounds__ / __cluster_dims__ hints that constrain a launch: .maxntid and .reqntid (x, y, z;
   // all 0 when the kernel declares none).
   uint32_t max_threads[3] = {0, 0, 0};

@@ -362,7 +362,11 @@ void Parser::parse_call(const Token& opcode, Instr& instr) {
     // index is set here when the body is already known and when the body is parsed otherwise.
     Function& caller = current();
     instr.call_site = static_cast<uint32_t>(caller.call_sites.size());
-    caller.call_sites.push_back(CallSite{std::string(callee.text), std::move(args), std::move(returns)});
+    CallSite site;
+    site.callee_name = std::string(callee.text);
+    site.args = std::move(args);
+    site.returns = std::move(returns);
+    caller.call_sites.push_back(std::move(site));
     auto defined = module_.function_index.find(std::string(callee.text));
     if (defined != module_.function_index.end()) instr.callee = defined->second;
     caller.code.push_back(instr);

@@ -222,6 +222,10 @@ class GridRunner {
       state.push_back(w.stack.depth());
       state.insert(state.end(), w.ctx.regs.begin(), w.ctx.regs.end());
       append_words(w.ctx.local.data(), w.ctx.local.size());
+      for (const std::vector<uint8_t>& records : w.ctx.call_records) {
+        state.push_back(records.size());
+        append_words(records.data(), records.size());
+      }
     }
     for (uint32_t id = 0; id < CtaBarriers::kIds; ++id) state.push_back(barriers_.arrived(id));
     append_words(cta_.shared.data(), cta_.shared.size());

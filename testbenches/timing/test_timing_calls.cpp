@@ -64,7 +64,7 @@ TEST(TimingCalls, StackOverflowNamesKernelCtaWarpPcAndFunction) {
   EXPECT_EQ(t.error_kind, "kernel");
   const std::string e = t.error;
   for (const char* part :
-       {"call stack overflow calling _Z3fibi", "per-thread call stack of 4096 bytes",
+       {"call stack overflow calling _Z3fibi", "per-thread call stack of 1024 bytes",
         "kernel _Z6fib_ofPii, CTA (0,0,0)", "in warp ", "PC ", "device_calls.cu:18)", "SM 0"}) {
     EXPECT_NE(e.find(part), std::string::npos) << "missing '" << part << "' in: " << e;
   }

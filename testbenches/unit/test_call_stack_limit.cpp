@@ -1,5 +1,6 @@
-// The launch file's call_stack_bytes (cudaLimitStackSize): it sizes the per-thread call stack of kernels that
-// call .funcs, in range and in 16-byte steps, and a recursion deeper than it allows is a located error.
+// The launch file's limit_stack_size (cudaLimitStackSize; alias call_stack_bytes): it sizes the per-thread
+// call stack of kernels that call .funcs, in range and in 16-byte steps, and a recursion deeper than it
+// allows is a located error.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -23,12 +24,16 @@ int32_t fib(int n) {
   return n < 2 ? n : fib(n - 1) + fib(n - 2);
 }
 
-// The launch file with its call_stack_bytes line replaced (an empty value drops the key).
-fs::path with_stack_line(const std::string& value) {
+// The launch file with its limit_stack_size line replaced (an empty value drops the key; `line` replaces
+// the whole line).
+fs::path with_stack_line(const std::string& value, const std::string& line = "") {
   std::ifstream in(kLaunch);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::string key = "call_stack_bytes: 256\n";
-  text.replace(text.find(key), key.size(), value.empty() ? "" : "call_stack_bytes: " + value + "\n");
+  const std::string key = "limit_stack_size: 256\n";
+  text.replace(text.find(key), key.size(),
+               !line.empty()   ? line
+               : value.empty() ? ""
+                               : "limit_stack_size: " + value + "\n");
   const fs::path copy =
       kLaunch.parent_path() / ("call_stack_" + (value.empty() ? "default" : value) + ".tmp.yaml");
   std::ofstream(copy) << text;
@@ -78,7 +83,12 @@ TEST(CallStackLimit, TheKeySizesTheKernelsLocalFrame) {
   launch::Session session(launch::load_launch(file), {});
   fs::remove(file);
   EXPECT_EQ(session.kernel().call_stack_bytes, 1024u);
-  EXPECT_EQ(session.kernel().local_bytes, session.kernel().call_stack_offset + 1024u);
+  // The stack is accounted, not laid out in the simulated local frame: the key leaves the frame alone.
+  const fs::path other = with_stack_line("2048");
+  launch::Session bigger(launch::load_launch(other), {});
+  fs::remove(other);
+  EXPECT_EQ(bigger.kernel().call_stack_bytes, 2048u);
+  EXPECT_EQ(bigger.kernel().local_bytes, session.kernel().local_bytes);
 }
 
 TEST(CallStackLimit, OutOfRangeOrUnalignedSizesAreLaunchErrorsWithTheLine) {
@@ -86,8 +96,21 @@ TEST(CallStackLimit, OutOfRangeOrUnalignedSizesAreLaunchErrorsWithTheLine) {
     const fs::path file = with_stack_line(bad);
     const std::string e = run_error(file);
     fs::remove(file);
-    EXPECT_NE(e.find(".tmp.yaml:7: call_stack_bytes: "), std::string::npos) << bad << ": " << e;
+    EXPECT_NE(e.find(".tmp.yaml:7: limit_stack_size: "), std::string::npos) << bad << ": " << e;
   }
+}
+
+TEST(CallStackLimit, CallStackBytesIsAnAliasButNotBoth) {
+  const fs::path alias = with_stack_line("alias", "call_stack_bytes: 2048\n");
+  launch::Session session(launch::load_launch(alias), {});
+  fs::remove(alias);
+  EXPECT_EQ(session.kernel().call_stack_bytes, 2048u);
+  const fs::path both = with_stack_line("both", "limit_stack_size: 512\ncall_stack_bytes: 512\n");
+  const std::string e = run_error(both);
+  fs::remove(both);
+  EXPECT_NE(e.find(".tmp.yaml:8: call_stack_bytes: an alias of limit_stack_size: give only one of them"),
+            std::string::npos)
+      << e;
 }
 
 }  // namespace

@@ -63,7 +63,6 @@ TEST(DeviceCalls, LinkingAppendsEveryReachedFunctionOnce) {
     EXPECT_EQ(c.returns.size(), i == 4 ? 0u : 1u);  // fill_powers returns nothing
   }
   EXPECT_EQ(k->call_stack_bytes, kCallStackBytesPerThread);
-  EXPECT_EQ(k->local_bytes, k->call_stack_offset + kCallStackBytesPerThread);
   EXPECT_EQ(k->regs.at(k->call_stack_pointer).name, "%__call_stack_pointer");
   // The .funcs themselves are untouched.
   const Function& fib = m.functions[m.function_index.at("_Z3fibi")];
@@ -83,7 +82,7 @@ TEST(DeviceCalls, StackOverflowNamesKernelCtaWarpPcAndFunction) {
                   {100000});
   const std::string e = l.error();
   for (const char* part :
-       {"call stack overflow calling _Z3fibi: a call record of ", "per-thread call stack of 4096 bytes",
+       {"call stack overflow calling _Z3fibi: a call record of ", "per-thread call stack of 1024 bytes",
         "in warp 0 at kernel _Z6fib_ofPii, CTA (0,0,0), thread (0,0,0), PC ", "device_calls.cu:18)"}) {
     EXPECT_NE(e.find(part), std::string::npos) << "missing '" << part << "' in: " << e;
   }
