@@ -129,12 +129,13 @@ int run_command(const RunArgs& args) {
 
 namespace {
 
-// check's verdict on refused kernels: each refusal as run reports it, then one line counting them. Returns the
-// exit status (1 when any kernel is refused, as run's).
+// check's verdict on refused kernels: each refusal as run reports it, then one line counting them. Returns
+// the exit status (1 when any kernel is refused, as run's).
 int report_refusals(const fs::path& launch_path, const std::vector<ptx::PtxError>& refused, size_t kernels) {
   if (refused.empty()) return 0;
   for (const ptx::PtxError& refusal : refused) fmt::print(stderr, "simtlm: error: {}\n", refusal.what());
-  fmt::print("{}: refused ({} of {} launched kernels cannot run)\n", launch_path.string(), refused.size(), kernels);
+  fmt::print("{}: refused ({} of {} launched kernels cannot run)\n", launch_path.string(), refused.size(),
+             kernels);
   return 1;
 }
 

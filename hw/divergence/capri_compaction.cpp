@@ -197,6 +197,16 @@ bool CapriCompaction::unblock(Cta& cta, uint64_t now) {
   return true;
 }
 
+// The topmost entry below `below` that resumes every thread of `parts` at `pc`; cta.stack.size() when none.
+size_t CapriCompaction::holder_of(const Cta& cta, uint32_t pc, const std::vector<Part>& parts, size_t below) {
+  for (size_t e = below; e-- > 0;) {
+    bool holds = cta.stack[e].pc == pc;
+    for (const Part& part : parts) holds = holds && (cta.stack[e].mask[part.warp] & part.mask) == part.mask;
+    if (holds) return e;
+  }
+  return cta.stack.size();
+}
+
 // A warp on the path that waits at the reconvergence point of an entry that was the top when it arrived, and
 // is not any more (others pushed entries above it since), waits for that entry: its threads leave every entry
 // above the one that resumes them at that PC, and the slot stops, as a warp waiting at the top's
@@ -208,13 +218,7 @@ bool CapriCompaction::park_stale(Cta& cta, uint64_t now) {
     IssueSlot& s = slots_[slot];
     if (!s.live || own(slot).free || !s.waits || host_.at_barrier(slot) || s.pc == r) continue;
     if (k_.fn.code[s.pc].op == ptx::Op::bra) continue;
-    size_t holder = cta.stack.size();
-    for (size_t e = cta.stack.size() - 1; e-- > 0 && holder == cta.stack.size();) {
-      bool holds = cta.stack[e].pc == s.pc;
-      for (const Part& part : s.parts)
-        holds = holds && (cta.stack[e].mask[part.warp] & part.mask) == part.mask;
-      if (holds) holder = e;
-    }
+    const size_t holder = holder_of(cta, s.pc, s.parts, cta.stack.size() - 1);
     if (holder == cta.stack.size()) continue;  // no entry resumes it there: leave it to the usual rules
     for (const Part& part : s.parts) {
       for (size_t e = holder + 1; e < cta.stack.size(); ++e) cta.stack[e].mask[part.warp] &= ~part.mask;
@@ -356,13 +360,7 @@ void CapriCompaction::free_settle(uint32_t slot, uint64_t now) {
       return;
     }
     // The topmost entry that resumes these threads where they are.
-    size_t holder = cta.stack.size();
-    for (size_t e = cta.stack.size(); e-- > 0 && holder == cta.stack.size();) {
-      const CtaEntry& entry = cta.stack[e];
-      bool holds = entry.pc == top.pc;
-      for (const Part& part : s.parts) holds = holds && (entry.mask[part.warp] & part.mask) == part.mask;
-      if (holds) holder = e;
-    }
+    const size_t holder = holder_of(cta, top.pc, s.parts, cta.stack.size());
     if (holder + 1 == cta.stack.size()) {  // the running path: only a whole warp can take its place in it
       if (!whole) break;
       rejoin(slot, top.pc, now);

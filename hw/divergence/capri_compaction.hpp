@@ -38,6 +38,7 @@ class CapriCompaction final : public BlockCompaction {
   bool skips_synchronization(uint32_t slot, uint32_t pc, const PartMasks& taken, uint64_t now) override;
   bool unblock(Cta& cta, uint64_t now) override;
   bool park_stale(Cta& cta, uint64_t now);
+  static size_t holder_of(const Cta& cta, uint32_t pc, const std::vector<Part>& parts, size_t below);
   void resolved(Cta& cta, uint32_t pc, bool adequate) override;
   void synchronized(Cta& cta) override;
   void formed(Cta& cta) override;

@@ -46,8 +46,10 @@ const std::vector<Field<SmStats>>& sm_memory_fields() {
       {"atomics", &SmStats::atomics, Kind::counter, "instructions",
        "atomic and reduction instructions (warp level)"},
       {"warp_sync_hazards", &SmStats::warp_sync_hazards, Kind::counter, "reads",
-       "shared reads of another lane's write of the same warp, with no barrier or __syncwarp between, while a "
-       "unit that forms warps ran the two lanes in different warps (docs/slp.md, \"Warp-synchronous kernels\"; "
+       "shared reads of another lane's write of the same warp, with no barrier or __syncwarp between, while "
+       "a "
+       "unit that forms warps ran the two lanes in different warps (docs/slp.md, \"Warp-synchronous "
+       "kernels\"; "
        "always 0 under per-warp stacks)"},
   };
   return fields;

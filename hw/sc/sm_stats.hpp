@@ -28,7 +28,7 @@ struct SmStats {
   uint64_t global_instructions = 0, global_requests = 0, local_instructions = 0, local_requests = 0;
   uint64_t shared_instructions = 0, shared_conflict_cycles = 0, other_memory_instructions = 0;
   uint64_t atomics = 0;
-  uint64_t warp_sync_hazards = 0;  // hw/warp_sync_checker.hpp
+  uint64_t warp_sync_hazards = 0;            // hw/warp_sync_checker.hpp
   uint64_t dcache_bank_conflict_cycles = 0;  // core.dcache_banks: extra cycles of requests to one bank
   uint64_t spill_requests = 0, fill_requests = 0;
   std::vector<BranchCounts> per_branch;  // per PC
