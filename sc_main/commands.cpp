@@ -23,6 +23,7 @@
 #include "models/launch/sha256.hpp"
 #include "models/launch/stats_json.hpp"
 #include "sc_main/run_output.hpp"
+#include "sim/cooperative_limit.hpp"
 #include "sim/host_references.hpp"
 #include "sim/progress.hpp"
 
@@ -37,11 +38,14 @@ launch::SessionOptions session_options(uint64_t budget, bool capture_printf) {
   options.instruction_budget = budget;
   options.find_reference = &sim::find_host_reference;
   options.capture_printf = capture_printf;
+  options.cooperative_limit = sim::cooperative_limit(config::MachineConfig());
   return options;
 }
 
 launch::SessionOptions run_session_options(const RunArgs& args, bool capture_printf) {
   launch::SessionOptions options = session_options(args.budget, capture_printf);
+  if (!args.config.empty() || !args.overrides.empty())
+    options.cooperative_limit = sim::cooperative_limit(run_machine_config(args, false));
   if (args.out_of_bounds == "warn") options.out_of_bounds = ptx::OutOfBounds::warn;
   if (args.out_of_bounds == "error") options.out_of_bounds = ptx::OutOfBounds::error;
   const sim::ProgressStyle style = sim::progress_style(args.progress, args.quiet);

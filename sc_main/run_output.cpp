@@ -9,7 +9,7 @@ namespace simtlm::cli {
 
 namespace fs = std::filesystem;
 
-config::MachineConfig run_machine_config(const RunArgs& args) {
+config::MachineConfig run_machine_config(const RunArgs& args, bool print_warnings) {
   config::MachineConfig machine =
       args.config.empty() ? config::MachineConfig() : config::MachineConfig::load(args.config);
   for (const std::string& o : args.overrides) {
@@ -17,7 +17,10 @@ config::MachineConfig run_machine_config(const RunArgs& args) {
     if (eq == std::string::npos || eq == 0) throw std::runtime_error("--set " + o + ": expected PATH=VALUE");
     machine.set(o.substr(0, eq), o.substr(eq + 1), "--set");
   }
-  for (const std::string& warning : machine.warnings()) fmt::print(stderr, "simtlm: warning: {}\n", warning);
+  if (print_warnings) {
+    for (const std::string& warning : machine.warnings())
+      fmt::print(stderr, "simtlm: warning: {}\n", warning);
+  }
   return machine;
 }
 

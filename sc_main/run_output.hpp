@@ -17,8 +17,9 @@
 
 namespace simtlm::cli {
 
-// --config (or the built-in defaults) with every --set PATH=VALUE applied.
-config::MachineConfig run_machine_config(const RunArgs& args);
+// --config (or the built-in defaults) with every --set PATH=VALUE applied; its warnings printed on stderr
+// unless print_warnings is false.
+config::MachineConfig run_machine_config(const RunArgs& args, bool print_warnings = true);
 
 // out/<launch file stem> unless --out names the directory.
 std::filesystem::path output_dir(const RunArgs& args);

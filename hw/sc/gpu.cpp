@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "hw/sc/cooperative.hpp"
 #include "hw/sc/reports.hpp"
 
 namespace simtlm::hw {
@@ -47,6 +48,14 @@ uint64_t Gpu::now_cycle() const {
 }
 
 void Gpu::start() {
+  // Refused before any CTA starts: a grid that cannot be resident at once would spin at its first grid
+  // barrier until the watchdog (sim/cooperative_limit.hpp refuses it earlier on the command line).
+  if (k_.launch.cooperative) {
+    if (const std::string why = cooperative_refusal(p_, k_); !why.empty()) {
+      stop(why, false, report::kDoesNotFit);
+      return;
+    }
+  }
   // One CTA per SM per round, so the first CTAs spread over the whole machine.
   bool placed = true;
   while (placed && next_cta_ < total_ctas_) {

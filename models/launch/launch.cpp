@@ -279,10 +279,13 @@ Launch load_launch(const std::filesystem::path& path, const std::vector<std::str
         {"ptx", "seed", "buffers", "symbols", "constants", "outputs", "expect", "reference", "budget",
          "limit_stack_size", "call_stack_bytes", "out_of_bounds", "launches", "herding", "textures"});
   } else {
-    r.require_map(root, "",
-                  {"ptx", "kernel", "grid", "block", "shared_bytes", "seed", "buffers", "params", "outputs",
-                   "expect", "reference", "budget", "limit_stack_size", "call_stack_bytes", "symbols",
-                   "constants", "out_of_bounds", "herding", "textures"});
+    r.require_map(root, "", {"ptx",     "kernel",           "grid",
+                             "block",   "shared_bytes",     "cooperative",
+                             "seed",    "buffers",          "params",
+                             "outputs", "expect",           "reference",
+                             "budget",  "limit_stack_size", "call_stack_bytes",
+                             "symbols", "constants",        "out_of_bounds",
+                             "herding", "textures"});
   }
   Launch launch;
   launch.path = path;
@@ -298,6 +301,7 @@ Launch load_launch(const std::filesystem::path& path, const std::vector<std::str
     if (root["shared_bytes"]) {
       launch.shared_bytes = uint32_t(r.unsigned_int(root["shared_bytes"], "shared_bytes", 1u << 20));
     }
+    if (root["cooperative"]) launch.cooperative = r.boolean(root["cooperative"], "cooperative");
   }
   if (root["seed"]) launch.seed = r.unsigned_int(root["seed"], "seed");
   if (root["budget"]) launch.instruction_budget = r.unsigned_int(root["budget"], "budget");

@@ -144,6 +144,7 @@ struct Step {
   std::string kernel;
   std::array<std::string, 3> grid{"1", "1", "1"}, block{"1", "1", "1"};  // integer expressions in i
   std::string shared_bytes = "0";
+  bool cooperative = false;  // cudaLaunchCooperativeKernel: every CTA co-resident, grid.sync() works
   std::vector<ParamValue> params;
   // repeat (count iterations), loop (at most count iterations until `until` holds) and for (at most count
   // iterations while `cond` holds)
@@ -173,6 +174,7 @@ struct Launch {
   std::string kernel;
   ptx::Dim3 grid, block;
   uint32_t shared_bytes = 0;
+  bool cooperative = false;  // a single launch made as cudaLaunchCooperativeKernel (Step::cooperative)
   uint64_t seed = 1;
   std::vector<BufferSpec> buffers;  // in file order; add with add_buffer so the index stays whole
   std::unordered_map<std::string, size_t> buffer_index;  // name -> position in buffers

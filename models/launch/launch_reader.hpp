@@ -63,6 +63,13 @@ class Reader {
     return v;
   }
 
+  // true or false only: yes/no/on/off and 1/0 are refused, so a typo is never read as a default.
+  bool boolean(const YAML::Node& n, const std::string& path) const {
+    if (!n.IsScalar() || (n.Scalar() != "true" && n.Scalar() != "false"))
+      fail(n, path, "expected true or false");
+    return n.Scalar() == "true";
+  }
+
   double number(const YAML::Node& n, const std::string& path) const {
     double v = 0;
     if (!n.IsScalar() || !YAML::convert<double>::decode(n, v)) fail(n, path, "expected a number");

@@ -60,7 +60,7 @@ uint64_t read_repeat_count(const Reader& r, const YAML::Node& n, const std::stri
 }
 
 Step read_kernel_step(const Reader& r, const YAML::Node& n, const std::string& path, const Launch& launch) {
-  r.require_map(n, path, {"kernel", "ptx", "grid", "block", "shared_bytes", "params"});
+  r.require_map(n, path, {"kernel", "ptx", "grid", "block", "shared_bytes", "params", "cooperative"});
   Step step;
   step.kind = Step::Kind::kernel;
   step.line = Reader::line_of(n);
@@ -70,6 +70,7 @@ Step read_kernel_step(const Reader& r, const YAML::Node& n, const std::string& p
   step.block = read_geometry(r, r.required(n, path, "block"), path + ".block", launch);
   if (n["shared_bytes"])
     step.shared_bytes = read_expression(r, n["shared_bytes"], path + ".shared_bytes", launch);
+  if (n["cooperative"]) step.cooperative = r.boolean(n["cooperative"], path + ".cooperative");
   const YAML::Node params = r.required(n, path, "params");
   if (!params.IsSequence()) r.fail(params, path + ".params", "expected a list in .param order");
   for (size_t k = 0; k < params.size(); ++k) {

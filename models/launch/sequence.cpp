@@ -258,6 +258,7 @@ void SequenceSession::reset() {
   add_symbol_views(launch_, module(), symbol_address_.at(file_ptx), *memory_, addresses_, initial_);
   for (auto& [step, r] : resolved_) r.symbol_address = &symbol_address_.at(step->ptx.string());
   frames_.assign(1, Frame{&launch_.steps, 0, nullptr, 0});
+  grid_workspace_ = 0;
   launches_ = 0;
   host_steps_ = 0;
   kernel_instructions_ = 0;
@@ -434,6 +435,7 @@ std::unique_ptr<PlannedLaunch> SequenceSession::plan(const Step& step) {
   c.symbol_address = *r.symbol_address;
   c.param_buffer = build_param_buffer(launch_, *r.kernel, step.params, addresses_, s);
   c.textures = texture_objects(launch_, addresses_);
+  if (step.cooperative) make_cooperative(c, *memory_, grid_workspace_, options_, where);
   const bool file_module = step.ptx == launch_.ptx;
   for (std::string& w : uninitialised_const_warnings(*r.module, *r.kernel,
                                                      file_module ? host_written_ : std::set<std::string>{})) {

@@ -119,6 +119,7 @@ class SequenceSession {
   std::set<std::string> warned_;
   std::vector<std::string> warnings_;
   std::vector<Frame> frames_;
+  uint64_t grid_workspace_ = 0;  // cooperative launches' (make_cooperative), allocated at the first
   uint64_t launches_ = 0;
   uint64_t host_steps_ = 0;
   uint64_t kernel_instructions_ = 0;

@@ -188,6 +188,24 @@ void Session::fail_at_key(const std::string& key, const std::string& message) co
                                         key + ": " + message));
 }
 
+void make_cooperative(ptx::LaunchContext& context, ptx::GlobalMemory& memory, uint64_t& workspace,
+                      const SessionOptions& options, const std::string& where) {
+  context.cooperative = true;
+  if (options.cooperative_limit) {
+    if (const std::string why = options.cooperative_limit(context); !why.empty())
+      throw LaunchError(where + ": cooperative: " + why);
+  }
+  if (!workspace) {
+    // cooperative_groups' grid_workspace {wsSize, barrier}: its size, and a barrier word whose top bit flips
+    // each time the whole grid arrives (so it needs no reset between launches). After every buffer and
+    // variable, so their addresses are those of a plain launch.
+    constexpr uint32_t kWorkspaceBytes = 8;
+    workspace = memory.allocate(kWorkspaceBytes, kWorkspaceBytes, "(grid workspace)", 0);
+    memory.write(workspace, &kWorkspaceBytes, sizeof kWorkspaceBytes);
+  }
+  context.grid_workspace = workspace;
+}
+
 ptx::OutOfBounds out_of_bounds_mode(const Launch& launch, const SessionOptions& options) {
   return options.out_of_bounds.value_or(launch.out_of_bounds);
 }
@@ -211,6 +229,13 @@ std::unique_ptr<DeviceImage> Session::prepare_device() const {
   context.param_buffer = build_param_buffer(launch_, *kernel_, launch_.params, image->addresses, 0);
   context.textures = texture_objects(launch_, image->addresses);
   context.hooks = options_.hooks;
+  if (launch_.cooperative) {
+    uint64_t workspace = 0;
+    make_cooperative(
+        context, memory, workspace, options_,
+        common::at_location(launch_.path.string(), top_level_key_line(launch_.path, "cooperative"),
+                            "kernel " + kernel_->name));
+  }
   return image;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -33,6 +34,9 @@ struct SessionOptions {
   ptx::ExecutionHooks hooks;
   // Optional: a progress display, told as CTAs complete (functional or timing; common/progress.hpp).
   std::shared_ptr<ProgressSink> progress;
+  // Why the machine cannot hold a cooperative launch's whole grid at once ("" when it can): the command line
+  // passes the machine's (sim::cooperative_limit), in both modes. Unset: no machine, no limit.
+  std::function<std::string(const ptx::LaunchContext&)> cooperative_limit;
 };
 
 struct SessionResult {
@@ -60,6 +64,12 @@ struct DeviceImage {
   // The final contents of every buffer of the launch.
   std::map<std::string, std::vector<uint8_t>> read_buffers(const Launch& launch) const;
 };
+
+// Makes `context` a cooperative launch (cudaLaunchCooperativeKernel): its grid workspace, allocated in
+// `memory` on first use (`workspace` keeps it for a sequence's later launches), and the machine's limit,
+// refused as a LaunchError at `where`.
+void make_cooperative(ptx::LaunchContext& context, ptx::GlobalMemory& memory, uint64_t& workspace,
+                      const SessionOptions& options, const std::string& where);
 
 class Session {
  public:

@@ -99,6 +99,27 @@ std::string Executor::where(const WarpContext& warp, uint32_t pc, int lane) cons
 
 namespace exec {
 
+namespace {
+
+// cooperative_groups::this_grid().sync() traps when the grid workspace is null, as it is in a launch that is
+// not cooperative: the message says so when the kernel reads the workspace's registers.
+std::string trap_message(const Ctx& c) {
+  if (c.launch.grid_workspace) return "trap";
+  for (const Instr& in : c.fn.code) {
+    for (unsigned k = 0; k < in.nsrc; ++k) {
+      const Operand& op = in.src[k];
+      if (op.kind == OperandKind::special &&
+          (op.sreg == SpecialReg::envreg1 || op.sreg == SpecialReg::envreg2))
+        return "trap: the kernel reads the grid workspace of cooperative_groups::this_grid() (%envreg1, "
+               "%envreg2), which is null unless the launch is cooperative, so grid.sync() traps as on a GPU; "
+               "launch it with `cooperative: true` (docs/launch-files.md, \"Cooperative launches\")";
+    }
+  }
+  return "trap";
+}
+
+}  // namespace
+
 void fail(const Ctx& c, int lane, const std::string& what) {
   throw KernelError(what + " at " + c.executor.where(c.warp, c.pc, lane));
 }
@@ -186,6 +207,10 @@ uint64_t special_value(const Ctx& c, SpecialReg r, unsigned lane) {
       return uint32_t(~below);
     case SpecialReg::lanemask_gt:
       return uint32_t(~(below | (uint32_t{1} << lane)));
+    case SpecialReg::envreg1:
+      return uint32_t(c.launch.grid_workspace >> 32);
+    case SpecialReg::envreg2:
+      return uint32_t(c.launch.grid_workspace);
     case SpecialReg::count_:
       break;
   }
@@ -332,7 +357,7 @@ WarpStep Executor::execute(WarpContext& warp, uint32_t pc, LaneMask mask) const 
       warp.exited |= active;
       return step;
     case Op::trap:
-      if (active) fail(c, std::countr_zero(active), "trap");
+      if (active) fail(c, std::countr_zero(active), trap_message(c));
       return step;
     case Op::bar:
       exec_bar(c);

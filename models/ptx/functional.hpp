@@ -69,6 +69,10 @@ struct LaunchContext {
   std::vector<uint64_t> symbol_address;  // per Module::symbols: global/const absolute address (0 for others)
   std::vector<TextureObject> textures;   // handle texture_handle(i) is textures[i]
   uint32_t nsm = 1;
+  // A cooperative launch's grid workspace (%envreg1:%envreg2, where cooperative_groups::this_grid() finds the
+  // grid barrier); 0 for any other launch, so grid.sync() traps as it does under CUDA.
+  uint64_t grid_workspace = 0;
+  bool cooperative = false;            // every CTA resident at once (the functional runner interleaves them)
   std::string* printf_sink = nullptr;  // vprintf output goes here (nullptr: stdout)
   ExecutionHooks hooks;                // seen by every runner that executes through Executor
 };

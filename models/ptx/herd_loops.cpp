@@ -95,6 +95,8 @@ bool is_thread_varying(SpecialReg reg) {
     case SpecialReg::nctaid_y:
     case SpecialReg::nctaid_z:
     case SpecialReg::gridid:
+    case SpecialReg::envreg1:
+    case SpecialReg::envreg2:
     case SpecialReg::warpid:
     case SpecialReg::nwarpid:
     case SpecialReg::smid:

@@ -276,6 +276,8 @@ enum class SpecialReg : uint8_t {
   lanemask_lt,
   lanemask_ge,
   lanemask_gt,
+  envreg1,  // the grid workspace address of a cooperative launch, high 32 bits (0 otherwise)
+  envreg2,  // its low 32 bits
   count_
 };
 

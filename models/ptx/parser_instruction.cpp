@@ -36,7 +36,9 @@ const NameMap<SpecialReg>& special_registers() {
                                             {"%lanemask_le", SpecialReg::lanemask_le},
                                             {"%lanemask_lt", SpecialReg::lanemask_lt},
                                             {"%lanemask_ge", SpecialReg::lanemask_ge},
-                                            {"%lanemask_gt", SpecialReg::lanemask_gt}};
+                                            {"%lanemask_gt", SpecialReg::lanemask_gt},
+                                            {"%envreg1", SpecialReg::envreg1},
+                                            {"%envreg2", SpecialReg::envreg2}};
   return table;
 }
 
@@ -55,9 +57,8 @@ bool is_envreg(std::string_view name) {
 std::string unmodelled_special_register(std::string_view name) {
   if (is_envreg(name)) {
     return "special register " + std::string(name) +
-           " is not supported: it holds the grid workspace of cooperative_groups::this_grid(), and "
-           "cooperative "
-           "launches are not modelled";
+           " is not supported: only %envreg1 and %envreg2, the grid workspace of a cooperative launch "
+           "(cooperative_groups::this_grid()), are modelled";
   }
   static const NameMap<bool> others = {{"%dynamic_smem_size", true}, {"%total_smem_size", true},
                                        {"%aggr_smem_size", true},    {"%globaltimer_lo", true},

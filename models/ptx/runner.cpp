@@ -2,7 +2,8 @@
 // blocks at a barrier, finishes, or takes a backward branch after running RunOptions::warp_quantum warp
 // instructions since it was scheduled; then the next ready warp in round-robin order runs. This is fast (no
 // per-instruction scheduling decision), deterministic, and lets a warp that spins on a flag or lock set by
-// another warp of its CTA make progress (docs/functional-model.md, "Scheduling").
+// another warp of its CTA make progress (docs/functional-model.md, "Scheduling"). A cooperative launch keeps
+// every CTA resident and gives each live CTA one such round in turn (run_cooperative).
 //
 // Accounting ("active lanes at issue"): an instruction is issued with the top stack entry's mask; it counts
 // one warp instruction when that mask is non-empty and popcount(mask) thread instructions, whether or not a
@@ -18,6 +19,7 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "common/location.hpp"
@@ -36,6 +38,21 @@ struct Warp {
   SimtStack stack;
   WarpState state = WarpState::ready;
   uint32_t loop_pc = kNoTarget;  // the last backward branch it took (what it spins in, for messages)
+};
+
+// One resident CTA: its context, warps and barriers. A plain launch reuses one for every CTA in turn; a
+// cooperative launch holds every CTA of the grid at once. Never moved: its warps point at `cta`.
+struct CtaRun {
+  CtaContext cta;
+  std::vector<Warp> warps;
+  CtaBarriers barriers;
+  size_t done_warps = 0;
+  bool done() const { return done_warps == warps.size(); }
+};
+
+// What one scheduling round of a CTA did: whether any warp ran, and whether every warp that ran yielded.
+struct Round {
+  bool ran = false, all_yielded = true;
 };
 
 // std::popcount is a libgcc call unless the target has POPCNT, and this is on the per-instruction path.
@@ -80,35 +97,44 @@ class GridRunner {
 
   RunStats run() {
     const uint64_t threads = launch_.block.count();
-    const auto nwarps = static_cast<uint32_t>((threads + kWarpSize - 1) / kWarpSize);
-    warps_.resize(nwarps);
-    for (Warp& w : warps_) w.stack.reserve(16);
     const uint64_t ctas = launch_.grid.count();
-    for (uint64_t id = 0; id < ctas; ++id) {
-      run_cta(id, threads);
-      if (options_.progress) options_.progress->cta_done(id + 1, ctas, stats_.thread_instructions, 0);
+    if (launch_.cooperative) {
+      run_cooperative(ctas, threads);
+    } else {
+      ctas_.push_back(std::make_unique<CtaRun>());
+      for (uint64_t id = 0; id < ctas; ++id) {
+        run_cta(*ctas_.front(), id, threads);
+        if (options_.progress) options_.progress->cta_done(id + 1, ctas, stats_.thread_instructions, 0);
+      }
     }
     for (uint32_t pc = 0; pc < code_.size(); ++pc) {
       if (branch_stats_[pc].executed) stats_.per_branch[pc] = branch_stats_[pc];
     }
     stats_.active_lane_sum = stats_.thread_instructions;
-    stats_.barriers = barriers_.completions();
+    for (const auto& run : ctas_) stats_.barriers += run->barriers.completions();
     return stats_;
   }
 
  private:
-  void run_cta(uint64_t linear_id, uint64_t threads) {
-    cta_.linear_id = linear_id;
-    cta_.ctaid = cta_coordinates(launch_.grid, linear_id);
-    cta_.smid = static_cast<uint32_t>(linear_id % (launch_.nsm ? launch_.nsm : 1));
-    cta_.shared.assign(shared_layout(fn_, launch_.dynamic_shared_bytes).cta_bytes, 0);
-    barriers_.reset(static_cast<uint32_t>(warps_.size()), threads);
-    done_warps_ = 0;
-    for (uint32_t i = 0; i < warps_.size(); ++i) {
-      Warp& w = warps_[i];
-      w.ctx.cta = &cta_;
+  void start_cta(CtaRun& run, uint64_t linear_id, uint64_t threads) {
+    cur_ = &run;
+    CtaContext& cta = run.cta;
+    cta.linear_id = linear_id;
+    cta.ctaid = cta_coordinates(launch_.grid, linear_id);
+    cta.smid = static_cast<uint32_t>(linear_id % (launch_.nsm ? launch_.nsm : 1));
+    cta.shared.assign(shared_layout(fn_, launch_.dynamic_shared_bytes).cta_bytes, 0);
+    const auto nwarps = static_cast<uint32_t>((threads + kWarpSize - 1) / kWarpSize);
+    if (run.warps.size() != nwarps) {
+      run.warps.resize(nwarps);
+      for (Warp& w : run.warps) w.stack.reserve(16);
+    }
+    run.barriers.reset(nwarps, threads);
+    run.done_warps = 0;
+    for (uint32_t i = 0; i < nwarps; ++i) {
+      Warp& w = run.warps[i];
+      w.ctx.cta = &cta;
       w.ctx.warp_in_cta = i;
-      executor_.init_warp(w.ctx, cta_, i);
+      executor_.init_warp(w.ctx, cta, i);
       const uint64_t lanes = std::min<uint64_t>(kWarpSize, threads - uint64_t(i) * kWarpSize);
       w.stack.reset(0, lanes == kWarpSize ? ~LaneMask{0} : (LaneMask{1} << lanes) - 1);
       w.state = WarpState::ready;
@@ -116,22 +142,69 @@ class GridRunner {
       stats_.max_stack_depth = std::max<uint64_t>(stats_.max_stack_depth, w.stack.depth());
     }
     ++stats_.ctas;
-    stats_.warps += warps_.size();
+    stats_.warps += nwarps;
+  }
+
+  // Runs every ready warp of `run` once, in order; a CTA with live warps none of which can run is
+  // deadlocked at its barriers.
+  Round run_round(CtaRun& run) {
+    cur_ = &run;
+    Round round;
+    for (Warp& w : run.warps) {
+      if (w.state != WarpState::ready) continue;
+      round.all_yielded = run_warp(w) && round.all_yielded;
+      round.ran = true;
+    }
+    if (!round.ran) throw KernelError(deadlock_message());
+    return round;
+  }
+
+  void run_cta(CtaRun& run, uint64_t linear_id, uint64_t threads) {
+    start_cta(run, linear_id, threads);
     livelock_.reset();
-    while (done_warps_ < warps_.size()) {
-      bool ran = false, all_yielded = true;
-      for (Warp& w : warps_) {
-        if (w.state != WarpState::ready) continue;
-        all_yielded = run_warp(w) && all_yielded;
-        ran = true;
-      }
-      if (!ran) throw KernelError(deadlock_message());
-      if (!all_yielded) {
+    while (!run.done()) {
+      if (!run_round(run).all_yielded) {
         livelock_.reset();
       } else {
         cta_state(round_state_);
         if (livelock_.yielding_round_repeats(round_state_)) throw KernelError(livelock_message());
       }
+    }
+  }
+
+  // A cooperative launch (cudaLaunchCooperativeKernel): every CTA is resident at once and they take
+  // scheduling rounds in turn, so a CTA spinning on a grid barrier (cooperative_groups' grid.sync(), an
+  // atomic counter and a polling load in the grid workspace) lets the others arrive. The livelock proof is
+  // the grid's: a round of every live CTA, each yielding, that leaves the whole grid as it was.
+  void run_cooperative(uint64_t ctas, uint64_t threads) {
+    for (uint64_t id = 0; id < ctas; ++id) {
+      ctas_.push_back(std::make_unique<CtaRun>());
+      start_cta(*ctas_.back(), id, threads);
+    }
+    livelock_.reset();
+    uint64_t done = 0;
+    while (done < ctas) {
+      bool all_yielded = true;
+      for (const auto& run : ctas_) {
+        if (run->done()) continue;
+        all_yielded = run_round(*run).all_yielded && all_yielded;
+        if (run->done() && options_.progress)
+          options_.progress->cta_done(++done, ctas, stats_.thread_instructions, 0);
+        else if (run->done())
+          ++done;
+      }
+      if (!all_yielded) {
+        livelock_.reset();
+        continue;
+      }
+      round_state_.clear();
+      for (const auto& run : ctas_) {
+        cur_ = run.get();
+        cta_state(cta_state_);
+        round_state_.push_back(run->cta.linear_id);
+        round_state_.insert(round_state_.end(), cta_state_.begin(), cta_state_.end());
+      }
+      if (livelock_.yielding_round_repeats(round_state_)) throw KernelError(grid_livelock_message());
     }
   }
 
@@ -186,7 +259,7 @@ class GridRunner {
       ++ran;
     }
     w.state = WarpState::done;
-    ++done_warps_;
+    ++cur_->done_warps;
     return false;
   }
 
@@ -215,7 +288,7 @@ class GridRunner {
         state.push_back(word);
       }
     };
-    for (const Warp& w : warps_) {
+    for (const Warp& w : cur_->warps) {
       state.push_back(uint64_t(w.state));
       for (const SimtEntry& e : w.stack.entries())
         state.push_back(uint64_t(e.pc) << 32 ^ e.reconvergence_pc ^ uint64_t(e.mask) << 16);
@@ -227,8 +300,8 @@ class GridRunner {
         append_words(records.data(), records.size());
       }
     }
-    for (uint32_t id = 0; id < CtaBarriers::kIds; ++id) state.push_back(barriers_.arrived(id));
-    append_words(cta_.shared.data(), cta_.shared.size());
+    for (uint32_t id = 0; id < CtaBarriers::kIds; ++id) state.push_back(cur_->barriers.arrived(id));
+    append_words(cur_->cta.shared.data(), cur_->cta.shared.size());
   }
 
   void branch(Warp& w, uint32_t pc, LaneMask mask, const WarpStep& step) {
@@ -250,7 +323,7 @@ class GridRunner {
     lanes &= stack.top().mask;
     stack.exit(pc, lanes);
     if (!lanes) return;
-    barriers_.threads_exited(lane_count(lanes));
+    cur_->barriers.threads_exited(lane_count(lanes));
     wake_released();
   }
 
@@ -261,19 +334,19 @@ class GridRunner {
       throw KernelError("barrier id " + std::to_string(step.barrier_id) + " out of range (0..15) in " +
                         location(w, pc));
     }
-    const bool waits = barriers_.arrive(w.ctx.warp_in_cta, w.ctx, code_[pc], pc, step);
+    const bool waits = cur_->barriers.arrive(w.ctx.warp_in_cta, w.ctx, code_[pc], pc, step);
     if (waits) w.state = WarpState::waiting;
     wake_released();
     return w.state == WarpState::waiting;
   }
 
   void wake_released() {
-    for (uint32_t i : barriers_.take_released()) warps_[i].state = WarpState::ready;
+    for (uint32_t i : cur_->barriers.take_released()) cur_->warps[i].state = WarpState::ready;
   }
 
   std::string cta_name() const {
-    return "kernel " + fn_.name + ", CTA (" + std::to_string(cta_.ctaid.x) + "," +
-           std::to_string(cta_.ctaid.y) + "," + std::to_string(cta_.ctaid.z) + ")";
+    return "kernel " + fn_.name + ", CTA (" + std::to_string(cur_->cta.ctaid.x) + "," +
+           std::to_string(cur_->cta.ctaid.y) + "," + std::to_string(cur_->cta.ctaid.z) + ")";
   }
 
   std::string pc_name(uint32_t pc) const {
@@ -300,8 +373,8 @@ class GridRunner {
     const uint32_t i = x.ctx.warp_in_cta;
     if (x.state == WarpState::done || x.stack.empty()) return a + " had finished";
     if (x.state == WarpState::waiting)
-      return a + " waiting at barrier " + std::to_string(barriers_.wait_barrier(i)) + " at " +
-             pc_name(barriers_.wait_pc(i));
+      return a + " waiting at barrier " + std::to_string(cur_->barriers.wait_barrier(i)) + " at " +
+             pc_name(cur_->barriers.wait_pc(i));
     const std::string too = running ? "" : " too";
     if (x.loop_pc != kNoTarget) return a + " spinning" + too + " in the loop closed at " + pc_name(x.loop_pc);
     return a + (running ? " running" : " ready") + " at " + pc_name(running ? pc : x.stack.top().pc);
@@ -310,7 +383,7 @@ class GridRunner {
   std::string budget_message(const Warp& w, uint32_t pc) const {
     std::string s = budget_exceeded_message(options_.instruction_budget, location(w, pc)) + ":";
     s += activity(w, true, pc) + ";";
-    for (const Warp& other : warps_) {
+    for (const Warp& other : cur_->warps) {
       if (&other != &w) s += activity(other, false, pc) + ";";
     }
     s.pop_back();
@@ -323,8 +396,33 @@ class GridRunner {
         ": a scheduling round left every register, stack, shared and global value as the round "
         "before, so the CTA can never finish (a lock held by a lane of the warp that spins on it "
         "needs sm_70's independent thread scheduling, which a reconvergence stack does not give):";
-    for (const Warp& w : warps_) s += activity(w, true, w.stack.empty() ? 0 : w.stack.top().pc) + ";";
+    for (const Warp& w : cur_->warps) s += activity(w, true, w.stack.empty() ? 0 : w.stack.top().pc) + ";";
     s.pop_back();
+    return s;
+  }
+
+  // A cooperative grid that cannot finish: typically a grid.sync() that some CTA never reaches (it exited,
+  // or took another path), so the others spin on the grid barrier forever. Names the first CTAs.
+  std::string grid_livelock_message() {
+    std::string s = "livelock in cooperative launch of kernel " + fn_.name + " (" +
+                    std::to_string(ctas_.size()) +
+                    " CTAs): a scheduling round of every CTA left every register, stack, shared and global "
+                    "value as the round before, so the grid can never finish (a grid.sync() that not every "
+                    "CTA reaches?):";
+    constexpr size_t kNamed = 4;
+    size_t named = 0, live = 0;
+    for (const auto& run : ctas_) {
+      if (run->done()) continue;
+      if (++live > kNamed) continue;
+      cur_ = run.get();
+      s += " CTA (" + std::to_string(run->cta.ctaid.x) + "," + std::to_string(run->cta.ctaid.y) + "," +
+           std::to_string(run->cta.ctaid.z) + "):";
+      for (const Warp& w : run->warps) s += activity(w, true, w.stack.empty() ? 0 : w.stack.top().pc) + ";";
+      ++named;
+    }
+    const uint64_t finished = ctas_.size() - live;
+    if (live > named) s += " and " + std::to_string(live - named) + " more CTAs like them;";
+    s += " " + std::to_string(finished) + " CTAs had finished";
     return s;
   }
 
@@ -333,22 +431,22 @@ class GridRunner {
     std::string s = "deadlock in " + cta_name() + ":";
     for (uint32_t id = 0; id < CtaBarriers::kIds; ++id) {
       bool any = false;
-      for (const Warp& w : warps_) {
+      for (const Warp& w : cur_->warps) {
         const uint32_t i = w.ctx.warp_in_cta;
-        if (!barriers_.waiting(i) || barriers_.wait_barrier(i) != id) continue;
+        if (!cur_->barriers.waiting(i) || cur_->barriers.wait_barrier(i) != id) continue;
         if (!any) s += " barrier " + std::to_string(id) + " can never complete; waiting:";
         any = true;
-        s += " warp " + std::to_string(i) + " (" + std::to_string(lane_count(barriers_.wait_lanes(i))) +
-             " threads) at " + pc_name(barriers_.wait_pc(i)) + ";";
+        s += " warp " + std::to_string(i) + " (" + std::to_string(lane_count(cur_->barriers.wait_lanes(i))) +
+             " threads) at " + pc_name(cur_->barriers.wait_pc(i)) + ";";
       }
       if (!any) continue;
-      s += " arrived " + std::to_string(barriers_.arrived(id)) + " of " +
-           std::to_string(barriers_.expected(id)) + " threads; missing:";
-      for (const Warp& w : warps_) {
+      s += " arrived " + std::to_string(cur_->barriers.arrived(id)) + " of " +
+           std::to_string(cur_->barriers.expected(id)) + " threads; missing:";
+      for (const Warp& w : cur_->warps) {
         LaneMask missing = w.stack.live_lanes();
         const uint32_t i = w.ctx.warp_in_cta;
-        const bool waits_here = barriers_.waiting(i) && barriers_.wait_barrier(i) == id;
-        if (waits_here) missing &= ~barriers_.wait_lanes(i);
+        const bool waits_here = cur_->barriers.waiting(i) && cur_->barriers.wait_barrier(i) == id;
+        if (waits_here) missing &= ~cur_->barriers.wait_lanes(i);
         if (!missing) continue;
         s += " warp " + std::to_string(w.ctx.warp_in_cta) + " lanes " + hex_mask(missing);
         const auto& entries = w.stack.entries();
@@ -356,9 +454,10 @@ class GridRunner {
           const LaneMask here = e->mask & missing;
           if (!here) continue;
           missing &= ~here;
-          if (barriers_.waiting(i) && e == entries.rbegin()) {
-            s += " [" + hex_mask(here) + " waiting at barrier " + std::to_string(barriers_.wait_barrier(i)) +
-                 " at " + pc_name(barriers_.wait_pc(i)) + "]";
+          if (cur_->barriers.waiting(i) && e == entries.rbegin()) {
+            s += " [" + hex_mask(here) + " waiting at barrier " +
+                 std::to_string(cur_->barriers.wait_barrier(i)) + " at " +
+                 pc_name(cur_->barriers.wait_pc(i)) + "]";
           } else {
             s += " [" + hex_mask(here) + " at " + pc_name(e->pc) + "]";
           }
@@ -375,16 +474,15 @@ class GridRunner {
   Executor executor_;
   RunOptions options_;
   RunStats stats_;
-  std::vector<BranchStats> branch_stats_;  // per PC, folded into RunStats::per_branch at the end
-  std::vector<uint32_t> reconvergence_;    // per PC: reconvergence PC of a branch
-  std::vector<uint8_t> conditional_;       // per PC: a conditional branch
-  std::vector<uint32_t> call_entry_;       // per PC: entry PC of the linked .func a call runs
-  CtaContext cta_;
-  std::vector<Warp> warps_;
-  CtaBarriers barriers_;
+  std::vector<BranchStats> branch_stats_;      // per PC, folded into RunStats::per_branch at the end
+  std::vector<uint32_t> reconvergence_;        // per PC: reconvergence PC of a branch
+  std::vector<uint8_t> conditional_;           // per PC: a conditional branch
+  std::vector<uint32_t> call_entry_;           // per PC: entry PC of the linked .func a call runs
+  std::vector<std::unique_ptr<CtaRun>> ctas_;  // one, reused; or every CTA of a cooperative launch
+  CtaRun* cur_ = nullptr;                      // the CTA being run (or reported)
   LivelockWatch livelock_;
   std::vector<uint64_t> round_state_;  // cta_state() of the latest all-yielding round
-  size_t done_warps_ = 0;
+  std::vector<uint64_t> cta_state_;    // a cooperative round: one CTA's share of round_state_
 };
 
 }  // namespace

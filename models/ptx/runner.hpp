@@ -1,5 +1,6 @@
-// The functional-only runner: a whole grid, one CTA at a time, warps with a reconvergence stack at the
-// immediate post-dominators and CTA-wide barriers. The correctness baseline of every timing model.
+// The functional-only runner: a whole grid, one CTA at a time (all at once for a cooperative launch), warps
+// with a reconvergence stack at the immediate post-dominators and CTA-wide barriers. The correctness baseline
+// of every timing model.
 #pragma once
 
 #include <cstdint>

@@ -46,6 +46,8 @@ uint8_t special_source(SpecialReg reg) {
     case SpecialReg::nctaid_y:
     case SpecialReg::nctaid_z:
     case SpecialReg::gridid:
+    case SpecialReg::envreg1:
+    case SpecialReg::envreg2:
       return kFromCta;
     case SpecialReg::warpid:
     case SpecialReg::nwarpid:

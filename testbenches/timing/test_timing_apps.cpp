@@ -2,6 +2,8 @@
 // in one SystemC simulation (in a forked child) and must leave exactly the functional run's buffers.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <map>
 #include <string>
 #include <tuple>
@@ -50,6 +52,57 @@ INSTANTIATE_TEST_SUITE_P(Apps, TimingApps,
                              if (c == '-') c = '_';
                            return std::get<0>(info.param) + "_" + config;
                          });
+
+// Cooperative launches (grid_sync.yaml, testbenches/apps/grid_sync/grid_sync.cu) under per-warp stacks, TBC
+// and CAPRI: grid_clock's CTA 0 works 2000 iterations before the grid barrier; on the timing model every
+// CTA's clock after the barrier is later than CTA 0's before it, and the barrier costs cycles (the atomic
+// and the polling loads through the memory system).
+TEST(TimingCooperative, NoCtaLeavesTheGridBarrierBeforeTheLastArrives) {
+  const std::pair<const char*, const char*> machines[] = {
+      {"default.yaml", "warp_stacks"}, {"fermi-slp.yaml", "tbc"}, {"fermi-slp.yaml", "capri"}};
+  for (const auto& [config, unit] : machines) {
+    sim::ChildReport extra;
+    extra.buffers = true;
+    const sim::ChildResult r = sim::run_timing_child(launch::load_launch(app("grid_sync")), session_options(),
+                                                     machine(config, {{"divergence.unit", unit}}), {}, extra);
+    ASSERT_TRUE(r.ok()) << r.error;
+    // The outputs are the functional run's; the clocks are the timing model's own.
+    const std::map<std::string, std::string> functional = functional_sha256(app("grid_sync"));
+    for (const char* buffer : {"out", "scratch", "partial", "sink"})
+      EXPECT_EQ(r.sha256.at(buffer), functional.at(buffer)) << buffer << " on " << config << " " << unit;
+    std::vector<int64_t> before(8), after(8);
+    ASSERT_EQ(r.buffers.at("before").size(), 64u);
+    std::memcpy(before.data(), r.buffers.at("before").data(), 64);
+    std::memcpy(after.data(), r.buffers.at("after").data(), 64);
+    // CTA 0 arrives last, and every CTA leaves after it arrived, some cycles later (the atomic's round trip).
+    EXPECT_EQ(*std::max_element(before.begin(), before.end()), before[0]) << config << " " << unit;
+    EXPECT_GT(*std::min_element(after.begin(), after.end()), before[0] + 20) << config << " " << unit;
+  }
+}
+
+// A grid larger than the machine holds at once is refused before any CTA runs, in the timing model itself
+// (a library caller that sets no SessionOptions::cooperative_limit), naming the binding limit.
+TEST(TimingCooperative, GridTheMachineCannotHoldIsRefused) {
+  const sim::ChildResult r = run_timing_child(launch::load_launch(app("grid_sync")),
+                                              machine("default.yaml", {{"gpu.max_ctas_per_sm", "3"}}));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(
+      r.error.find("a cooperative launch of 8 CTAs cannot be resident at once: the machine holds 6 CTAs "
+                   "of kernel _Z11grid_phasesPKiPiS1_S1_ii (3 per SM, bound by gpu.max_ctas_per_sm, "
+                   "times 2 SMs)"),
+      std::string::npos)
+      << r.error;
+  // Task mode: mandelbrot, whose threads are independent tasks, launched cooperatively (a kernel with
+  // grid.sync() is refused for its CTA barrier first).
+  const sim::ChildResult task = run_timing_child(
+      launch::load_launch(workload_launch("mandelbrot"), {"cooperative=true", "grid=[4, 4, 1]"}),
+      machine("mv5-wpu.yaml"));
+  ASSERT_FALSE(task.ok());
+  EXPECT_NE(task.error.find("a cooperative launch needs every CTA of the grid resident as a CTA, and "
+                            "warp_slices runs the grid's threads as tasks"),
+            std::string::npos)
+      << task.error;
+}
 
 // The timing model has no livelock watch yet: a lock every lane spins on (testbenches/ptx/spin_lock.cu) runs
 // to the instruction budget (2e10 by default: about 8 minutes; the file sets 2e7). The functional runner

@@ -64,7 +64,7 @@ TEST(AppsHostile, TypoInSharedBytesNamesLineAndKeyPath) {
   const fs::path f = variant("tile_reduce", "    shared_bytes: 128\n", "    shared_byte: 128\n");
   EXPECT_EQ(error_of(f), f.string() +
                              ":18: launches[0].shared_byte: unknown key (expected one of: kernel, ptx, grid, "
-                             "block, shared_bytes, params)");
+                             "block, shared_bytes, params, cooperative)");
 }
 
 TEST(AppsHostile, NegativeOffsetIsRejectedBeforeTheLaunch) {

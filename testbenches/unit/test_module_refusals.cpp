@@ -47,16 +47,19 @@ const char* const kOthers = "cannot run (the module's other kernels are not affe
 
 TEST(ModuleRefusals, EnvregRefusesOnlyTheKernelsThatReadIt) {
   const Module module = load("envreg.ptx");
-  const std::string why =
-      " is not supported: it holds the grid workspace of cooperative_groups::this_grid(), and cooperative "
-      "launches are not modelled";
   EXPECT_EQ(refusal(module, "triple"), "");
-  EXPECT_EQ(refusal(module, "grid_rank"), "envreg.ptx:51: special register %envreg2" + why +
-                                              "; kernel grid_rank " + kOthers +
-                                              "\n    mov.u32 \t%r1, %envreg2;");
-  EXPECT_EQ(refusal(module, "via_func"), "envreg.ptx:15: special register %envreg1" + why +
-                                             " (in .func grid_workspace); kernel via_func " + kOthers +
-                                             "\n    mov.u32 \t%r1, %envreg1;");
+  EXPECT_EQ(refusal(module, "grid_rank"),
+            "envreg.ptx:52: special register %envreg0 is not supported: only %envreg1 and %envreg2, the grid "
+            "workspace of a cooperative launch (cooperative_groups::this_grid()), are modelled; kernel "
+            "grid_rank " +
+                std::string(kOthers) + "\n    mov.u32 \t%r1, %envreg0;");
+  // %envreg1 and %envreg2 are modelled: a launch that is not cooperative reads a null workspace.
+  EXPECT_EQ(refusal(module, "via_func"), "");
+  KernelRun via(module, "via_func", Dim3{1, 1, 1}, Dim3{32, 1, 1});
+  const uint64_t workspace = via.buffer(std::vector<uint64_t>(1, 99));
+  via.param(0, workspace);
+  via.run();
+  EXPECT_EQ(via.read<uint64_t>(workspace, 1), std::vector<uint64_t>{0});
   KernelRun triple(module, "triple", Dim3{1, 1, 1}, Dim3{32, 1, 1});
   const uint64_t out = triple.buffer(std::vector<uint32_t>(32, 7));
   triple.param(0, out);
@@ -70,7 +73,8 @@ TEST(ModuleRefusals, EnvregRefusesOnlyTheKernelsThatReadIt) {
 }
 
 TEST(ModuleRefusals, OnlyTheThirtyTwoEnvregsAndKnownSpecialRegistersAreRefused) {
-  expect_body_refused("mov.u32 %r1, %envreg31;", 0, "special register %envreg31 is not supported: it holds");
+  expect_body_refused("mov.u32 %r1, %envreg31;", 0,
+                      "special register %envreg31 is not supported: only %envreg1 and %envreg2");
   expect_body_refused("add.u32 %r1, %r2, %envreg0;", 0, "special register %envreg0 is not supported");
   expect_body_refused("mov.u32 %r1, %dynamic_smem_size;", 0,
                       "special register %dynamic_smem_size is not supported");
@@ -146,7 +150,7 @@ TEST(ModuleRefusals, SessionsReportTheRefusalsTheirRunsMake) {
   launch::Session bad(launch::load_launch(kDir / "envreg_grid_rank.yaml"), {});
   const std::vector<PtxError> refused = bad.refusals();
   ASSERT_EQ(refused.size(), 1u);
-  EXPECT_EQ(refused[0].line(), 51u);
+  EXPECT_EQ(refused[0].line(), 52u);
   try {
     bad.run();
     FAIL() << "the refused kernel ran";
