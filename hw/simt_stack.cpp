@@ -111,17 +111,35 @@ StackUpdate SimtStack::exit(LaneMask lanes, uint32_t next_pc) {
 }
 
 StackUpdate SimtStack::call(LaneMask lanes, uint32_t return_pc, uint32_t entry_pc) {
+  const ptx::CallGroup group{entry_pc, lanes};
+  return call_groups(&group, 1, return_pc);
+}
+
+StackUpdate SimtStack::call_groups(const ptx::CallGroup* groups, size_t count, uint32_t return_pc) {
   StackUpdate u;
   past_carrier_ = false;
-  lanes &= mask_;
-  if (lanes) {
+  LaneMask calling = 0;
+  for (size_t i = 0; i < count; ++i) calling |= groups[i].lanes & mask_;
+  if (calling) {
     // The caller's entry never matches a join: under token its join field is not a PC.
     const uint32_t join = params_.discipline == Discipline::token ? kCallFrame : rpc_;
     push(StackEntry{EntryKind::path, return_pc, join, mask_}, u);
     ++u.pushes;
     calls_.push_back(CallLevel{storage_.size(), 0});
-    pc_ = entry_pc;
-    mask_ = lanes;
+    // The later groups wait above the caller's entry, the second on top; each runs when the groups before
+    // it have returned (settle pops it once no executing lane is left).
+    size_t first = count;
+    for (size_t i = count; i-- > 0;) {
+      const LaneMask lanes = groups[i].lanes & mask_;
+      if (!lanes) continue;
+      if (first != count) {
+        push(StackEntry{EntryKind::path, groups[first].entry_pc, kCallFrame, groups[first].lanes & mask_}, u);
+        ++u.pushes;
+      }
+      first = i;
+    }
+    pc_ = groups[first].entry_pc;
+    mask_ = groups[first].lanes & mask_;
     rpc_ = kCallFrame;
     counters_.max_depth = std::max<uint64_t>(counters_.max_depth, depth());
   } else {

@@ -98,6 +98,10 @@ class SimtStack {
   StackUpdate exit(LaneMask lanes, uint32_t next_pc);
   // lanes of the executing path call the function at entry_pc; the executing path resumes at return_pc.
   StackUpdate call(LaneMask lanes, uint32_t return_pc, uint32_t entry_pc);
+  // An indirect call whose lanes call different functions (ptx::call_groups): the groups run one after the
+  // other, the first group first, each from its function's entry, within one call level; the executing path
+  // resumes at return_pc when every group has returned.
+  StackUpdate call_groups(const ptx::CallGroup* groups, size_t count, uint32_t return_pc);
   // lanes of the executing path return from the innermost call; the others go on at next_pc.
   StackUpdate ret(LaneMask lanes, uint32_t next_pc);
   size_t call_depth() const { return calls_.size(); }

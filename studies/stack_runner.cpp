@@ -7,6 +7,7 @@
 
 #include "hw/ssy_points.hpp"
 #include "models/launch/session.hpp"
+#include "models/ptx/call_link.hpp"
 #include "models/ptx/cfg.hpp"
 
 namespace simtlm::studies {
@@ -73,7 +74,13 @@ StackRunResult StackRunner::run(const launch::Launch& launch) const {
       }
     } else if (code[pc].op == ptx::Op::call && code[pc].call_site != ptx::kNoTarget) {
       const ptx::CallSite& site = kernel->call_sites[code[pc].call_site];
-      stack.call(step.active, pc + 1, kernel->linked_callees.at(site.linked).entry_pc);
+      if (site.indirect) {  // lanes calling different functions run one group after the other
+        ptx::CallGroups groups;
+        const size_t count = ptx::call_groups(warp.call_entry, step.active, groups);
+        stack.call_groups(groups.data(), count, pc + 1);
+      } else {
+        stack.call(step.active, pc + 1, kernel->linked_callees.at(site.linked).entry_pc);
+      }
     } else {
       stack.advance(pc + 1);
     }

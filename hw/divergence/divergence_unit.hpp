@@ -151,6 +151,13 @@ class DivergenceUnit {
   virtual void branch(uint32_t slot, uint32_t pc, const PartMasks& taken, uint64_t now) = 0;
   virtual void exit(uint32_t slot, uint32_t pc, const PartMasks& exited, uint64_t now) = 0;
   virtual void executed(uint32_t slot, uint32_t pc, ptx::LaneMask call_lanes, uint64_t now) = 0;
+  // An indirect call at pc executed in the slot's first part: call_lanes call the functions whose entry PCs
+  // entry_pcs holds per lane (ptx::WarpContext::call_entry). Units without call frames refuse kernels with
+  // calls (refusal()), so only those with them override this.
+  virtual void indirect_call(uint32_t slot, uint32_t pc, ptx::LaneMask call_lanes,
+                             const std::array<uint32_t, ptx::kWarpSize>& /*entry_pcs*/, uint64_t now) {
+    executed(slot, pc, call_lanes, now);
+  }
   virtual void barrier_arrived(uint32_t /*slot*/, uint64_t /*now*/) {}
   virtual void completed(uint32_t slot, uint32_t pc, uint64_t now) = 0;
   // What the memory system did for a slot that waits on its accesses (core.switch_on_memory): the one hook

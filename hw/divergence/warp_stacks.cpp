@@ -2,6 +2,8 @@
 
 #include <bit>
 
+#include "models/ptx/call_link.hpp"
+
 namespace simtlm::hw {
 
 WarpStacks::WarpStacks(const DivergenceParams& params, const TimingKernel& kernel, SlotHost& host)
@@ -73,7 +75,18 @@ void WarpStacks::executed(uint32_t slot, uint32_t pc, ptx::LaneMask call_lanes, 
     return;
   }
   const ptx::CallSite& site = k_.fn.call_sites[k_.fn.code[pc].call_site];
+  if (site.indirect) {  // without the lanes' targets (indirect_call has them): no lane calls
+    apply(slot, stack.call_groups(nullptr, 0, pc + 1), now, pc);
+    return;
+  }
   apply(slot, stack.call(call_lanes, pc + 1, k_.fn.linked_callees.at(site.linked).entry_pc), now, pc);
+}
+
+void WarpStacks::indirect_call(uint32_t slot, uint32_t pc, ptx::LaneMask call_lanes,
+                               const std::array<uint32_t, ptx::kWarpSize>& entry_pcs, uint64_t now) {
+  ptx::CallGroups groups;
+  const size_t count = ptx::call_groups(entry_pcs, call_lanes, groups);
+  apply(slot, stacks_[slot]->call_groups(groups.data(), count, pc + 1), now, pc);
 }
 
 void WarpStacks::apply(uint32_t slot, const StackUpdate& u, uint64_t now, uint32_t pc) {

@@ -25,6 +25,8 @@ class WarpStacks : public DivergenceUnit {
   void branch(uint32_t slot, uint32_t pc, const PartMasks& taken, uint64_t now) override;
   void exit(uint32_t slot, uint32_t pc, const PartMasks& exited, uint64_t now) override;
   void executed(uint32_t slot, uint32_t pc, ptx::LaneMask call_lanes, uint64_t now) override;
+  void indirect_call(uint32_t slot, uint32_t pc, ptx::LaneMask call_lanes,
+                     const std::array<uint32_t, ptx::kWarpSize>& entry_pcs, uint64_t now) override;
   void completed(uint32_t slot, uint32_t, uint64_t now) override { settle(slot, now); }
 
   const SimtStack& stack(uint32_t slot) const { return *stacks_[slot]; }

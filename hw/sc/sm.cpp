@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "models/ptx/call_link.hpp"
 #include "models/ptx/grid_rules.hpp"
 
 namespace simtlm::hw {
@@ -447,7 +448,10 @@ bool Sm::execute_parts(const IssueSlot& w, uint32_t pc, uint64_t now, Issued& ou
           }
           break;
         default:
-          if (i == 0) out.call_lanes = step.active;
+          if (i == 0) {
+            out.call_lanes = step.active;
+            out.call_entry = &c.ctx.call_entry;
+          }
           break;
       }
     }
@@ -539,7 +543,11 @@ void Sm::issue(uint32_t s, uint64_t now) {
       memory(s, pc, issued, now);
       break;
     default:
-      unit_->executed(s, pc, issued.call_lanes, now);
+      if (issued.call_entry && ptx::is_indirect_call(k_.fn, pc)) {
+        unit_->indirect_call(s, pc, issued.call_lanes, *issued.call_entry, now);
+      } else {
+        unit_->executed(s, pc, issued.call_lanes, now);
+      }
       break;
   }
   unit_->completed(s, pc, now);

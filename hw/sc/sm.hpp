@@ -145,7 +145,9 @@ class Sm : public sc_core::sc_module, private SlotHost {
     // every issue): execute_parts() sets the entries of the slot's parts, the only ones a unit reads.
     PartMasks taken, exited;
     ptx::LaneMask call_lanes = 0;  // a call to a .func: the lanes of the first part that call
-    uint32_t hook_cycles = 0;      // the most any part's branch or load hook charged (herding decisions)
+    // An indirect call: the first part's entry PC per calling lane (its context's ptx::WarpContext).
+    const std::array<uint32_t, ptx::kWarpSize>* call_entry = nullptr;
+    uint32_t hook_cycles = 0;  // the most any part's branch or load hook charged (herding decisions)
     std::vector<std::pair<uint32_t, ptx::WarpStep>> barrier;  // (part, its step) of each part that arrived
   };
 

@@ -2,6 +2,7 @@
 #include "models/ptx/call_link.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -36,8 +37,11 @@ class Linker {
   void link(uint32_t entry_index) {
     Function& entry = module_.functions[entry_index];
     std::vector<uint32_t> reached;
+    bool indirect = false;
     try {
-      reached = reachable_from(entry_index);
+      std::vector<uint8_t> seen(module_.functions.size(), 0);
+      seen[entry_index] = 1;
+      indirect = walk(entry_index, seen, reached);
     } catch (const LinkRefusal& refusal) {
       if (entry.unsupported.empty()) {
         entry.unsupported = refusal.message;
@@ -46,7 +50,8 @@ class Linker {
       }
       return;
     }
-    if (reached.empty()) return;
+    if (indirect) add_indirect_targets(entry_index, reached);
+    if (reached.empty() && !indirect) return;
     check_linked_size(entry, reached);
     saved_registers_ = 0;
     std::vector<SymbolMap> maps(reached.size());
@@ -58,18 +63,27 @@ class Linker {
     }
     std::unordered_map<uint32_t, uint32_t> linked_index;  // function -> index in linked_callees
     for (size_t i = 0; i < reached.size(); ++i) linked_index.emplace(reached[i], static_cast<uint32_t>(i));
+    for (IndirectTarget& target : entry.indirect_targets) {
+      if (target.linked != kNoTarget) target.linked = linked_index.at(target.linked);
+    }
     const std::vector<std::vector<uint32_t>> live = checked_liveness(entry, entry);
     for (uint32_t pc = 0; pc < entry.code.size(); ++pc) {
       const Instr& in = entry.code[pc];
-      if (in.op != Op::call || in.call_site == kNoTarget || in.callee == kNoFunction) continue;
+      if (in.op != Op::call || in.call_site == kNoTarget) continue;
       CallSite& site = entry.call_sites[in.call_site];
-      site.linked = linked_index.at(in.callee);
-      site.saved_regs = live[pc];
-      site.frame_bytes = call_frame_charge(entry, live[pc], depots_[in.callee]);
+      if (site.indirect) {
+        site.saved_regs = live[pc];
+        site.indirect_frame_bytes = indirect_charges(entry, live[pc], reached);
+      } else {
+        if (in.callee == kNoFunction) continue;
+        site.linked = linked_index.at(in.callee);
+        site.saved_regs = live[pc];
+        site.frame_bytes = call_frame_charge(entry, live[pc], depots_[in.callee]);
+      }
       saved_registers_ += live[pc].size();
     }
     for (size_t i = 0; i < reached.size(); ++i)
-      append_code(entry, static_cast<uint32_t>(i), maps[i], linked_index);
+      append_code(entry, static_cast<uint32_t>(i), maps[i], linked_index, reached);
     if (entry.local_bytes > limits::kMaxLocalBytesPerThread) {
       limit_error(entry,
                   "the .local bytes per thread of kernel " + entry.name + " with the frames of its callees",
@@ -124,17 +138,81 @@ class Linker {
                   module_instructions_, limits::kMaxLinkedInstructionsPerModule);
   }
 
-  // Every .func reachable through calls, in the order first reached (breadth first, call sites in order).
-  std::vector<uint32_t> reachable_from(uint32_t entry) const {
-    std::vector<uint32_t> order;
+  // The charge of an indirect call per linked callee (CallSite::indirect_frame_bytes).
+  std::vector<uint32_t> indirect_charges(const Function& caller, const std::vector<uint32_t>& live,
+                                         const std::vector<uint32_t>& reached) const {
+    std::vector<uint32_t> charges;
+    for (uint32_t function : reached) charges.push_back(call_frame_charge(caller, live, depots_[function]));
+    return charges;
+  }
+
+  // A kernel with indirect calls can call every function whose address the module takes: those that link
+  // (with the functions they call) are appended to `reached`; the others get the reason an indirect call
+  // of them fails at run time. Function::indirect_targets holds module function indices until link()
+  // turns them into linked indices.
+  void add_indirect_targets(uint32_t entry_index, std::vector<uint32_t>& reached) const {
+    Function& entry = module_.functions[entry_index];
     std::vector<uint8_t> seen(module_.functions.size(), 0);
-    std::vector<uint32_t> work{entry};
-    seen[entry] = 1;
+    for (uint32_t f : reached) seen[f] = 1;
+    seen[entry_index] = 1;
+    entry.indirect_targets.assign(module_.function_addresses.size(), IndirectTarget{});
+    for (size_t id = 0; id < module_.function_addresses.size(); ++id) {
+      const FunctionAddress& address = module_.function_addresses[id];
+      IndirectTarget& target = entry.indirect_targets[id];
+      if (address.function == kNoFunction) {
+        target.why_not = "function " + address.name + " has no body in the module";
+        continue;
+      }
+      const Function& fn = module_.functions[address.function];
+      if (fn.is_entry) {
+        target.why_not = address.name + " is a kernel (.entry)";
+        continue;
+      }
+      if (!fn.unsupported.empty()) {
+        target.why_not =
+            fn.unsupported + " (in .func " + fn.name + ", line " + std::to_string(fn.unsupported_line) + ")";
+        continue;
+      }
+      std::vector<uint8_t> seen_with = seen;
+      std::vector<uint32_t> reached_with = reached;
+      try {
+        if (!seen_with[address.function]) {
+          seen_with[address.function] = 1;
+          reached_with.push_back(address.function);
+          walk(address.function, seen_with, reached_with);
+        }
+      } catch (const LinkRefusal& refusal) {
+        target.why_not = refusal.message + " (line " + std::to_string(refusal.line) + ")";
+        continue;
+      }
+      for (size_t i = reached.size(); i < reached_with.size() && target.why_not.empty(); ++i) {
+        const Function& callee = module_.functions[reached_with[i]];
+        if (!callee.unsupported.empty())
+          target.why_not = callee.unsupported + " (in .func " + callee.name + ", line " +
+                           std::to_string(callee.unsupported_line) + ")";
+      }
+      if (!target.why_not.empty()) continue;
+      target.linked = address.function;
+      seen = std::move(seen_with);
+      reached = std::move(reached_with);
+    }
+  }
+
+  // Appends to `order` every .func reachable from `root` through direct calls that `seen` does not mark, in
+  // the order first reached (breadth first, call sites in order), and marks them. Returns whether the code
+  // reached makes indirect calls.
+  bool walk(uint32_t root, std::vector<uint8_t>& seen, std::vector<uint32_t>& order) const {
+    bool indirect = false;
+    std::vector<uint32_t> work{root};
     for (size_t next = 0; next < work.size(); ++next) {
       const Function& fn = module_.functions[work[next]];
       for (const Instr& in : fn.code) {
         if (in.op != Op::call || in.call_site == kNoTarget) continue;
         const CallSite& site = fn.call_sites[in.call_site];
+        if (site.indirect) {
+          indirect = true;
+          continue;
+        }
         if (in.callee == kNoFunction)
           fail(in.line, "call to .func " + site.callee_name + ", which has no body");
         const Function& callee = module_.functions[in.callee];
@@ -152,7 +230,7 @@ class Linker {
         order.push_back(in.callee);
       }
     }
-    return order;
+    return indirect;
   }
 
   // Return .params of a .func: its .param symbols outside the call blocks that are not parameters.
@@ -202,7 +280,8 @@ class Linker {
   }
 
   void append_code(Function& entry, uint32_t linked_index, const SymbolMap& map,
-                   const std::unordered_map<uint32_t, uint32_t>& linked_of) {
+                   const std::unordered_map<uint32_t, uint32_t>& linked_of,
+                   const std::vector<uint32_t>& reached) {
     LinkedCallee& linked = entry.linked_callees[linked_index];
     const Function& fn = module_.functions[linked.function];
     const auto base_pc = static_cast<uint32_t>(entry.code.size());
@@ -229,8 +308,12 @@ class Linker {
         CallSite site = fn.call_sites[in.call_site];
         for (uint32_t& s : site.args) s = sym(s);
         for (uint32_t& s : site.returns) s = sym(s);
-        site.linked = linked_of.at(in.callee);
-        site.frame_bytes = call_frame_charge(fn, live[pc], depots_[in.callee]);
+        if (site.indirect) {
+          site.indirect_frame_bytes = indirect_charges(fn, live[pc], reached);
+        } else {
+          site.linked = linked_of.at(in.callee);
+          site.frame_bytes = call_frame_charge(fn, live[pc], depots_[in.callee]);
+        }
         for (uint32_t r : live[pc]) site.saved_regs.push_back(reg(r));
         saved_registers_ += live[pc].size();
         in.call_site = static_cast<uint32_t>(entry.call_sites.size());
@@ -258,8 +341,43 @@ void link_device_calls(Module& module) {
 }
 
 uint32_t call_record_bytes(const CallSite& site, const LinkedCallee& callee) {
-  // The saved registers, the callee's frame region, and the PC of the call with the bytes charged.
-  return static_cast<uint32_t>(site.saved_regs.size() * 8 + align_up(callee.frame_bytes, 8) + 8);
+  // The saved registers, the callee's frame region, and the PC of the call with the bytes charged and the
+  // callee (executor_call.cpp).
+  return static_cast<uint32_t>(site.saved_regs.size() * 8 + align_up(callee.frame_bytes, 8) + 16);
+}
+
+size_t call_groups(const std::array<uint32_t, kWarpSize>& entry_pcs, LaneMask lanes, CallGroups& groups) {
+  size_t count = 0;
+  while (lanes) {
+    const uint32_t entry = entry_pcs[std::countr_zero(lanes)];
+    LaneMask same = 0;
+    for (LaneMask m = lanes; m; m &= m - 1) {
+      const auto lane = static_cast<unsigned>(std::countr_zero(m));
+      if (entry_pcs[lane] == entry) same |= LaneMask{1} << lane;
+    }
+    groups[count++] = CallGroup{entry, same};
+    lanes &= ~same;
+  }
+  return count;
+}
+
+bool is_indirect_call(const Function& kernel, uint32_t pc) {
+  const Instr& in = kernel.code[pc];
+  return in.op == Op::call && in.call_site < kernel.call_sites.size() &&
+         kernel.call_sites[in.call_site].indirect;
+}
+
+std::vector<uint32_t> possible_callees(const Function& kernel, const CallSite& site) {
+  std::vector<uint32_t> out;
+  if (!site.indirect) {
+    if (site.linked < kernel.linked_callees.size()) out.push_back(site.linked);
+    return out;
+  }
+  for (const IndirectTarget& target : kernel.indirect_targets)
+    if (target.linked != kNoTarget) out.push_back(target.linked);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 void set_call_stack_bytes(Module& module, uint32_t bytes) {

@@ -15,8 +15,10 @@
 // default); a call that does not fit is a KernelError naming the function.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
+#include "models/ptx/functional.hpp"
 #include "models/ptx/ir.hpp"
 
 namespace simtlm::ptx {
@@ -40,5 +42,23 @@ void set_call_stack_bytes(Module& module, uint32_t bytes);
 // at most kMaxCallRecordBytesPerThread per thread.
 inline constexpr uint32_t kMaxCallRecordBytesPerThread = 1u << 20;
 uint32_t call_record_bytes(const CallSite& site, const LinkedCallee& callee);
+
+// Indirect calls (`call (r), %rd, (args), prototype;`, docs/functional-model.md, "Indirect calls"): a kernel
+// that makes one has every address-taken .func linked in (Function::indirect_targets). The lanes of one call
+// may call different functions: the warp serializes the call per target, as hardware does. CallGroup is one
+// target with its lanes; call_groups sorts the lanes of a call step by WarpContext::call_entry into groups
+// ordered by their lowest lane (the group of the lowest lane runs first) and returns how many it wrote.
+struct CallGroup {
+  uint32_t entry_pc = 0;
+  LaneMask lanes = 0;
+};
+using CallGroups = std::array<CallGroup, kWarpSize>;
+size_t call_groups(const std::array<uint32_t, kWarpSize>& entry_pcs, LaneMask lanes, CallGroups& groups);
+
+// Whether code[pc] is an indirect call.
+bool is_indirect_call(const Function& kernel, uint32_t pc);
+// The linked callees (indices in kernel.linked_callees) a call site of the kernel's linked code may run: its
+// callee, or for an indirect call every address-taken function that can run. Ascending.
+std::vector<uint32_t> possible_callees(const Function& kernel, const CallSite& site);
 
 }  // namespace simtlm::ptx

@@ -99,6 +99,9 @@ struct WarpContext {
   ZeroedBytes local;  // kWarpSize frames of Function::local_bytes each
   // Per lane, the records of its active calls of .funcs (models/ptx/executor_call.cpp), innermost last.
   std::array<std::vector<uint8_t>, kWarpSize> call_records;
+  // Per lane, the entry PC of the function an indirect call runs (valid for the lanes of that call's step):
+  // the runner and the timing model's stacks group the lanes by it (models/ptx/call_link.hpp, call_groups).
+  std::array<uint32_t, kWarpSize> call_entry{};
   uint64_t clock = 0;  // value of %clock/%clock64, set by the runner or timing model
 };
 

@@ -4,6 +4,8 @@
 #include <deque>
 #include <numeric>
 
+#include "models/ptx/call_link.hpp"
+
 namespace simtlm::ptx::herd {
 namespace {
 
@@ -65,12 +67,13 @@ class ParamClasses {
   explicit ParamClasses(const Module& module, const Function& kernel) : parent_(module.symbols.size()) {
     std::iota(parent_.begin(), parent_.end(), 0u);
     for (const CallSite& site : kernel.call_sites) {
-      if (site.linked >= kernel.linked_callees.size()) continue;
-      const LinkedCallee& callee = kernel.linked_callees[site.linked];
-      for (size_t i = 0; i < site.args.size() && i < callee.params.size(); ++i)
-        unite(site.args[i], callee.params[i]);
-      for (size_t i = 0; i < site.returns.size() && i < callee.returns.size(); ++i)
-        unite(site.returns[i], callee.returns[i]);
+      for (uint32_t linked : possible_callees(kernel, site)) {
+        const LinkedCallee& callee = kernel.linked_callees[linked];
+        for (size_t i = 0; i < site.args.size() && i < callee.params.size(); ++i)
+          unite(site.args[i], callee.params[i]);
+        for (size_t i = 0; i < site.returns.size() && i < callee.returns.size(); ++i)
+          unite(site.returns[i], callee.returns[i]);
+      }
     }
   }
   uint32_t find(uint32_t s) {
@@ -127,8 +130,8 @@ DependenceGraph::DependenceGraph(const Module& module, const Function& kernel)
   for (uint32_t pc = 0; pc < size(); ++pc) {
     const Instr& in = kernel.code[pc];
     if (in.op != Op::call || in.call_site >= kernel.call_sites.size()) continue;
-    const uint32_t linked = kernel.call_sites[in.call_site].linked;
-    if (linked < callers_.size()) callers_[linked].push_back(pc);
+    for (uint32_t linked : possible_callees(kernel, kernel.call_sites[in.call_site]))
+      callers_[linked].push_back(pc);
   }
   compute_reads();
   compute_control();
@@ -235,12 +238,12 @@ void DependenceGraph::compute_control() {
   for (uint32_t pc = 0; pc < size(); ++pc) {
     const Instr& in = kernel_.code[pc];
     if (in.op != Op::call || in.call_site >= kernel_.call_sites.size()) continue;
-    const uint32_t linked = kernel_.call_sites[in.call_site].linked;
-    if (linked >= kernel_.linked_callees.size()) continue;
-    const LinkedCallee& callee = kernel_.linked_callees[linked];
-    for (uint32_t b = 0; b < nb; ++b) {
-      if (b != cfg_.virtual_exit() && blocks[b].first >= callee.entry_pc && blocks[b].first < callee.end_pc)
-        add_unique(control_[b], pc);
+    for (uint32_t linked : possible_callees(kernel_, kernel_.call_sites[in.call_site])) {
+      const LinkedCallee& callee = kernel_.linked_callees[linked];
+      for (uint32_t b = 0; b < nb; ++b) {
+        if (b != cfg_.virtual_exit() && blocks[b].first >= callee.entry_pc && blocks[b].first < callee.end_pc)
+          add_unique(control_[b], pc);
+      }
     }
   }
   for (auto& parents : control_) std::sort(parents.begin(), parents.end());

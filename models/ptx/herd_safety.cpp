@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "models/ptx/call_link.hpp"
 #include "models/ptx/herd_dependence.hpp"
 #include "models/ptx/herd_loops.hpp"
 #include "models/ptx/herd_relaxed.hpp"
@@ -33,19 +34,19 @@ uint32_t region_of(const Function& kernel, uint32_t pc) {
   return kNoTarget;
 }
 
-uint32_t called_region(const Function& kernel, const Instr& in) {
-  if (in.op != Op::call || in.call_site >= kernel.call_sites.size()) return kNoTarget;
-  const uint32_t linked = kernel.call_sites[in.call_site].linked;
-  return linked < kernel.linked_callees.size() ? linked : kNoTarget;
+// The linked callees a call may run (an indirect call: every function it may reach); empty for other
+// instructions.
+std::vector<uint32_t> called_regions(const Function& kernel, const Instr& in) {
+  if (in.op != Op::call || in.call_site >= kernel.call_sites.size()) return {};
+  return possible_callees(kernel, kernel.call_sites[in.call_site]);
 }
 
 // A call whose callee reaches, through further calls, the function making the call.
 bool is_recursive_call(const Function& kernel, uint32_t pc) {
   const uint32_t caller = region_of(kernel, pc);
-  const uint32_t callee = called_region(kernel, kernel.code[pc]);
-  if (caller == kNoTarget || callee == kNoTarget) return false;  // nothing calls the kernel back
+  std::vector<uint32_t> work = called_regions(kernel, kernel.code[pc]);
+  if (caller == kNoTarget || work.empty()) return false;  // nothing calls the kernel back
   std::vector<uint8_t> seen(kernel.linked_callees.size(), 0);
-  std::vector<uint32_t> work{callee};
   while (!work.empty()) {
     const uint32_t region = work.back();
     work.pop_back();
@@ -54,8 +55,7 @@ bool is_recursive_call(const Function& kernel, uint32_t pc) {
     seen[region] = 1;
     const LinkedCallee& code = kernel.linked_callees[region];
     for (uint32_t at = code.entry_pc; at < code.end_pc; ++at) {
-      const uint32_t next = called_region(kernel, kernel.code[at]);
-      if (next != kNoTarget) work.push_back(next);
+      for (uint32_t next : called_regions(kernel, kernel.code[at])) work.push_back(next);
     }
   }
   return false;

@@ -332,15 +332,51 @@ struct Instr {
   uint32_t returns_from = kNoTarget;
 };
 
+// Function addresses (function pointers, vtables; docs/functional-model.md, "Indirect calls"). The value of
+// a function's name (`mov.u64 %rd, f;`, an initializer `{f, g}`) is kFunctionWindow + kFunctionAddressStride
+// x its index in Module::function_addresses: a range no global allocation, shared or local window reaches,
+// so a load or store through it fails as any bad address does, and the value round-trips through memory.
+inline constexpr uint64_t kFunctionWindow = 0x0000'7d00'0000'0000ull;
+inline constexpr uint64_t kFunctionAddressStride = 16;
+constexpr uint64_t function_address_value(uint32_t id) {
+  return kFunctionWindow + uint64_t{id} * kFunctionAddressStride;
+}
+// The index in Module::function_addresses of a function address value, or kNoTarget.
+constexpr uint32_t function_address_id(uint64_t value, size_t count) {
+  if (value < kFunctionWindow || (value - kFunctionWindow) % kFunctionAddressStride != 0) return kNoTarget;
+  const uint64_t id = (value - kFunctionWindow) / kFunctionAddressStride;
+  return id < count ? static_cast<uint32_t>(id) : kNoTarget;
+}
+
+// A function whose address the module takes.
+struct FunctionAddress {
+  std::string name;
+  uint32_t function = kNoFunction;  // index in Module::functions; kNoFunction for a function without body
+  uint32_t line = 0;                // where the address is first taken
+};
+
 // One call of a .func: the caller's call-scope .params it passes and receives.
 struct CallSite {
-  std::string callee_name;
+  std::string callee_name;        // an indirect call: "the function pointer in %rd7"
   std::vector<uint32_t> args;     // symbols, in argument order
   std::vector<uint32_t> returns;  // symbols
   uint32_t linked = kNoTarget;    // in an entry's linked code: index in Function::linked_callees
   // Set by link_device_calls in an entry's linked code (models/ptx/call_frames.hpp):
   std::vector<uint32_t> saved_regs;  // the caller's registers live across the call (the record keeps them)
   uint32_t frame_bytes = 0;          // charged against the call stack: the compiled code's frame estimate
+  // An indirect call (`call (ret), %rd, (args), prototype;`): Instr::src[0] is the register holding the
+  // function address; the prototype's .param sizes in bytes; and, in an entry's linked code, the charge of
+  // the call per linked callee (indexed like Function::linked_callees).
+  bool indirect = false;
+  std::vector<uint32_t> prototype_args;
+  std::vector<uint32_t> prototype_returns;
+  std::vector<uint32_t> indirect_frame_bytes;
+};
+
+// What an indirect call of one address-taken function does in one kernel (Function::indirect_targets).
+struct IndirectTarget {
+  uint32_t linked = kNoTarget;  // index in Function::linked_callees, or kNoTarget when it cannot run:
+  std::string why_not;          // the reason (no body, a kernel, calls a function without body, ...)
 };
 
 // A .func whose code link_device_calls appended to a kernel's code (models/ptx/call_link.hpp).
@@ -408,7 +444,9 @@ struct Function {
   // never reaches); .extern .shared arrays all sit at the dynamic window. Empty for .func and hand-built IR.
   std::vector<uint64_t> shared_offsets;
   uint32_t dynamic_shared_align = 16;  // largest .extern .shared alignment the kernel reaches, at least 16
-  std::vector<uint32_t> callees;       // indices of the .func functions called directly, ascending
+  // Indices of the .func functions called directly and, when the function makes indirect calls, of every
+  // address-taken .func (Module::function_addresses); ascending.
+  std::vector<uint32_t> callees;
   // Non-empty when the function (or, for an entry, a function it calls) uses a construct the model does not
   // support: the load-time message without "file:line: ", its line and source text. Such a kernel is
   // refused when selected; the module's other kernels still run.
@@ -417,9 +455,11 @@ struct Function {
   std::string unsupported_text;
   std::vector<CallSite> call_sites;          // indexed by Instr::call_site
   std::vector<LinkedCallee> linked_callees;  // entries: the .funcs linked into code (empty without calls)
-  uint32_t call_stack_bytes = 0;             // entries with calls: the per-thread call stack limit
-  uint32_t call_stack_pointer = kNoReg;      // (cudaLimitStackSize) and the hidden register holding the
-                                             // bytes charged per lane (call_frames.hpp)
+  // Entries with indirect calls: per Module::function_addresses index, the callee an indirect call runs.
+  std::vector<IndirectTarget> indirect_targets;
+  uint32_t call_stack_bytes = 0;         // entries with calls: the per-thread call stack limit
+  uint32_t call_stack_pointer = kNoReg;  // (cudaLimitStackSize) and the hidden register holding the
+                                         // bytes charged per lane (call_frames.hpp)
   // __launch_bounds__ / __cluster_dims__ hints that constrain a launch: .maxntid and .reqntid (x, y, z;
   // all 0 when the kernel declares none).
   uint32_t max_threads[3] = {0, 0, 0};
@@ -450,6 +490,7 @@ struct Module {
   std::vector<std::string> files;  // .file table; index 0 unused
   std::unordered_map<std::string, uint32_t> function_index;
   std::unordered_map<uint32_t, UnsupportedSymbol> unsupported_symbols;  // by index into symbols
+  std::vector<FunctionAddress> function_addresses;  // functions whose address is taken, first taken first
 
   // Finds an entry by its PTX name or, when exactly one entry demangles to it, by its C++ name.
   const Function* find_entry(const std::string& name, std::string* error) const;

@@ -128,6 +128,14 @@ void lay_out_kernels(Module& module) {
     fn.callees.clear();
     for (const Instr& in : fn.code) {
       if (in.op == Op::call && in.callee != kNoFunction) fn.callees.push_back(in.callee);
+      // An indirect call may reach every function whose address the module takes (those with a body that
+      // are not kernels): they share the kernel's shared layout, and their unsupported constructs refuse it.
+      if (in.op == Op::call && in.call_site != kNoTarget && fn.call_sites[in.call_site].indirect) {
+        for (const FunctionAddress& address : module.function_addresses) {
+          if (address.function != kNoFunction && !module.functions[address.function].is_entry)
+            fn.callees.push_back(address.function);
+        }
+      }
     }
     std::sort(fn.callees.begin(), fn.callees.end());
     fn.callees.erase(std::unique(fn.callees.begin(), fn.callees.end()), fn.callees.end());

@@ -43,6 +43,10 @@ Module Parser::run() {
   module_.path = path_;
   module_.files.emplace_back();
   while (peek().kind != Tok::end) parse_module_statement();
+  for (FunctionAddress& address : module_.function_addresses) {
+    auto defined = module_.function_index.find(address.name);
+    if (defined != module_.function_index.end()) address.function = defined->second;
+  }
   finish_layout();
   return std::move(module_);
 }
@@ -329,7 +333,17 @@ void Parser::parse_initializer(const InitializerTarget& target, uint32_t depth) 
     fail(peek().line, "too many initializers: the variable holds " + std::to_string(target.max_elements));
   uint64_t bits = 0;
   std::string address;
-  if (peek().kind == Tok::ident) {
+  if (peek().kind == Tok::ident && declared_functions_.count(peek().text) && !lookup_symbol(peek().text) &&
+      !is_punct('+', 1)) {
+    // A function's address (function-pointer tables, vtables): its tagged value (ir.hpp).
+    const Token& name = take();
+    if (target.element_bytes == 8) {
+      bits = function_address(name.text, name.line);
+    } else {
+      address = "the address of function " + std::string(name.text) + " in a " +
+                std::to_string(target.element_bytes) + "-byte element (function addresses are 64-bit)";
+    }
+  } else if (peek().kind == Tok::ident) {
     address = parse_address_element(false);
   } else {
     const ParsedOperand value = parse_literal();
@@ -362,8 +376,7 @@ std::string Parser::parse_address_element(bool after_mask) {
   std::string named;
   if (declared_functions_.count(name.text)) {
     named = "the address of function " + std::string(name.text) +
-            ": tables of function addresses (function pointers, vtables) are not supported, since indirect "
-            "calls are not";
+            " with an offset or a mask: only a function's plain name is a function address";
   } else {
     // A name declared further down (ptxas wants it declared first) refuses the same way.
     named = "the address of " + std::string(lookup_symbol(name.text) ? "variable " : "") +
@@ -375,6 +388,15 @@ std::string Parser::parse_address_element(bool after_mask) {
       fail(line, "bad initializer: an address offset must be an integer");
   }
   return named;
+}
+
+uint64_t Parser::function_address(std::string_view name, uint32_t line) {
+  auto known = function_address_ids_.find(name);
+  if (known != function_address_ids_.end()) return function_address_value(known->second);
+  const auto id = static_cast<uint32_t>(module_.function_addresses.size());
+  function_address_ids_.emplace(std::string(name), id);
+  module_.function_addresses.push_back(FunctionAddress{std::string(name), kNoFunction, line});
+  return function_address_value(id);
 }
 
 void Parser::add_symbol(Symbol symbol, uint32_t line) {

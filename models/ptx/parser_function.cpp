@@ -126,6 +126,8 @@ void Parser::parse_function(bool is_entry, bool is_extern, uint32_t line) {
   function_ = static_cast<int32_t>(index);
   regs_.clear();
   local_symbols_.clear();
+  prototypes_.clear();
+  last_label_.clear();
   for (Symbol& symbol : params) {
     Param param{symbol.name,  symbol.type, static_cast<uint32_t>(symbol.size),
                 symbol.align, 0,           static_cast<uint32_t>(module_.symbols.size())};
@@ -188,6 +190,7 @@ void Parser::parse_body(uint32_t open_line) {
       if (!function.labels.emplace(label, static_cast<uint32_t>(function.code.size())).second) {
         fail(line, "duplicate label " + label);
       }
+      last_label_ = label;
       continue;
     }
     parse_instruction_or_refuse();
@@ -235,6 +238,32 @@ bool Parser::is_indirect_call() const {
   return callee.kind == Tok::reg || (callee.kind == Tok::ident && regs_.find(callee.text));
 }
 
+void Parser::parse_call_prototype(uint32_t line) {
+  take();
+  // The label before it (taken as a branch label by parse_body) names the prototype.
+  Function& function = current();
+  auto label = function.labels.find(last_label_);
+  if (last_label_.empty() || label == function.labels.end() || label->second != function.code.size())
+    fail(line, ".callprototype needs a name: `name : .callprototype ...;`");
+  const std::string name = last_label_;
+  function.labels.erase(label);
+  last_label_.clear();
+  auto sizes = [](const std::vector<Symbol>& params) {
+    std::vector<uint32_t> out;
+    for (const Symbol& p : params) out.push_back(static_cast<uint32_t>(p.size));
+    return out;
+  };
+  CallPrototype prototype;
+  if (is_punct('(')) prototype.returns = sizes(parse_param_list());
+  const Token& sink = take();
+  if (sink.kind != Tok::ident || sink.text != "_")
+    fail(line, "expected '_' for the function in .callprototype, found " + describe(sink));
+  if (is_punct('(')) prototype.args = sizes(parse_param_list());
+  while (peek().kind == Tok::directive && peek().text == ".noreturn") take();
+  expect(';', "after .callprototype");
+  prototypes_.insert_or_assign(name, std::move(prototype));
+}
+
 void Parser::parse_body_directive(bool in_nested_block) {
   const Token& token = peek();
   std::string_view name = token.text;
@@ -247,10 +276,13 @@ void Parser::parse_body_directive(bool in_nested_block) {
   } else if (name == ".pragma") {
     skip_pragma();
   } else if (name == ".callprototype") {
-    // `prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);` (its label is taken as a label): the
-    // signature of an indirect call through a register, which the model does not make.
-    note_refusal({line, "indirect calls (.callprototype) are not supported"});
-    skip_statement("after .callprototype");
+    parse_call_prototype(line);
+  } else if (name == ".calltargets") {
+    // `name : .calltargets f, g;`: an indirect call restricted to a list of functions.
+    note_refusal({line,
+                  "indirect calls through a .calltargets list are not supported (nvcc writes "
+                  ".callprototype)"});
+    skip_statement("after .calltargets");
   } else if (name == ".local" || name == ".shared") {
     take();
     parse_variable(name == ".local" ? Space::local : Space::shared, false, function_, line);

@@ -208,6 +208,13 @@ ParsedOperand Parser::parse_operand() {
       if (accept('+')) parsed.operand.imm = parse_literal().operand.imm;
       return parsed;
     }
+    if (declared_functions_.count(token.text) && !is_punct('+')) {
+      // `mov.u64 %rd, f;`: the function's address, a tagged 64-bit value (ir.hpp, function_address_value).
+      parsed.operand.kind = OperandKind::imm;
+      parsed.literal = ParsedOperand::Literal::integer;
+      parsed.operand.imm = function_address(token.text, line);
+      return parsed;
+    }
     parsed.operand.kind = OperandKind::label;  // resolved (or rejected) once the body is complete
     parsed.name = token.text;
     return parsed;
@@ -280,7 +287,6 @@ void Parser::parse_instruction() {
   const Token& opcode = take();
   if (opcode.kind != Tok::ident) fail(opcode.line, "expected an instruction, found " + describe(opcode));
   if (opcode.text == "call" || opcode.text.starts_with("call.")) {
-    if (is_indirect_call()) refuse(line, "indirect calls are not supported");
     parse_call(opcode, instr);
     return;
   }
@@ -343,8 +349,12 @@ void Parser::parse_call(const Token& opcode, Instr& instr) {
     returns = parse_call_params(line);
     expect(',', "after call return parameters");
   }
+  if (is_indirect_call()) {
+    parse_indirect_call(instr, std::move(returns));
+    return;
+  }
   const Token& callee = take();
-  if (callee.kind != Tok::ident) fail(line, "indirect calls are not supported");
+  if (callee.kind != Tok::ident) fail(line, "bad call target " + describe(callee));
   std::vector<uint32_t> args;
   if (accept(',')) args = parse_call_params(line);
   if (accept(',')) fail(line, "call prototypes (indirect calls) are not supported");
@@ -388,6 +398,53 @@ void Parser::parse_call(const Token& opcode, Instr& instr) {
     instr.ndst = 1;
   }
   current().code.push_back(instr);
+}
+
+void Parser::parse_indirect_call(Instr& instr, std::vector<uint32_t> returns) {
+  const uint32_t line = instr.line;
+  const Token& target = take();
+  const uint32_t reg = lookup_register(target);
+  if (type_bits(current().regs[reg].type) != 64)
+    fail(line, "bad operand: the target of an indirect call must be a 64-bit register");
+  std::vector<uint32_t> args;
+  expect(',', "after the target of an indirect call");
+  if (is_punct('(')) {
+    args = parse_call_params(line);
+    expect(',', "before the call prototype");
+  }
+  const Token& name = take();
+  if (name.kind != Tok::ident) fail(line, "expected a .callprototype name, found " + describe(name));
+  expect(';', "after call");
+  auto prototype = prototypes_.find(name.text);
+  if (prototype == prototypes_.end()) {
+    refuse(line, "indirect call naming " + std::string(name.text) +
+                     ", which is no .callprototype of the function (.calltargets lists are not supported)");
+  }
+  auto matches = [&](const std::vector<uint32_t>& symbols, const std::vector<uint32_t>& sizes) {
+    if (symbols.size() != sizes.size()) return false;
+    for (size_t i = 0; i < sizes.size(); ++i)
+      if (module_.symbols[symbols[i]].size != sizes[i]) return false;
+    return true;
+  };
+  if (!matches(args, prototype->second.args) || !matches(returns, prototype->second.returns)) {
+    refuse(line, "indirect call whose arguments or return values do not match its prototype " +
+                     std::string(name.text));
+  }
+  instr.op = Op::call;
+  instr.nsrc = 1;
+  instr.src[0].kind = OperandKind::reg;
+  instr.src[0].reg = reg;
+  Function& caller = current();
+  instr.call_site = static_cast<uint32_t>(caller.call_sites.size());
+  CallSite site;
+  site.callee_name = "the function pointer in " + caller.regs[reg].name;
+  site.indirect = true;
+  site.args = std::move(args);
+  site.returns = std::move(returns);
+  site.prototype_args = prototype->second.args;
+  site.prototype_returns = prototype->second.returns;
+  caller.call_sites.push_back(std::move(site));
+  caller.code.push_back(instr);
 }
 
 void Parser::resolve_calls_to(const std::string& name, uint32_t index) {

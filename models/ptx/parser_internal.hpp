@@ -246,6 +246,11 @@ class Parser {
 
   // call with a register as callee (after the optional return list): an indirect call.
   bool is_indirect_call() const;
+  // `name : .callprototype (.param .b32 _) _ (.param .b32 _);` after its label: the signature of indirect
+  // calls that name it (CallSite::prototype_args, prototype_returns).
+  void parse_call_prototype(uint32_t line);
+  // The address value of function `name` (ir.hpp, function_address_value), registered on first use.
+  uint64_t function_address(std::string_view name, uint32_t line);
 
   Function& current() { return module_.functions[function_]; }
 
@@ -281,6 +286,8 @@ class Parser {
   std::vector<uint32_t> parse_call_params(uint32_t line);
 
   void parse_call(const Token& opcode, Instr& instr);
+  // The callee and what follows it in an indirect call: `%rd, (args), prototype;`.
+  void parse_indirect_call(Instr& instr, std::vector<uint32_t> returns);
 
   // Calls parsed before the body of `name` (after a forward declaration) learn its index now.
   void resolve_calls_to(const std::string& name, uint32_t index);
@@ -298,6 +305,12 @@ class Parser {
   Module module_;
   NameMap<uint32_t> module_symbols_;
   NameMap<bool> declared_functions_;
+  NameMap<uint32_t> function_address_ids_;  // index in Module::function_addresses
+  struct CallPrototype {
+    std::vector<uint32_t> args, returns;  // .param sizes in bytes
+  };
+  NameMap<CallPrototype> prototypes_;  // of the function being parsed
+  std::string last_label_;             // the label parsed last in the body (a .callprototype's name)
   ScopedNames<uint32_t> regs_;
   ScopedNames<uint32_t> local_symbols_;
   std::vector<uint32_t> extern_shared_;

@@ -89,6 +89,7 @@ class GridRunner {
       const Instr& in = code_[pc];
       if (in.op == Op::call && in.call_site != kNoTarget && fn_.call_sites[in.call_site].linked != kNoTarget)
         call_entry_[pc] = fn_.linked_callees[fn_.call_sites[in.call_site].linked].entry_pc;
+      if (is_indirect_call(fn_, pc)) call_entry_[pc] = kIndirectCall;
       if (code_[pc].op != Op::bra) continue;
       reconvergence_[pc] = cfg.reconvergence_pc(pc);
       conditional_[pc] = cfg.is_conditional_branch(pc);
@@ -248,7 +249,12 @@ class GridRunner {
           if (arrive(w, pc, step)) return false;
           break;
         default:
-          if (call_entry_[pc] != kNoTarget) {
+          if (call_entry_[pc] == kIndirectCall) {
+            CallGroups groups;
+            const size_t count = call_groups(w.ctx.call_entry, step.active & mask, groups);
+            if (stack.call_groups(pc + 1, groups.data(), count))
+              stats_.max_stack_depth = std::max<uint64_t>(stats_.max_stack_depth, stack.depth());
+          } else if (call_entry_[pc] != kNoTarget) {
             if (stack.call(pc + 1, call_entry_[pc], step.active))
               stats_.max_stack_depth = std::max<uint64_t>(stats_.max_stack_depth, stack.depth());
           } else {
@@ -474,10 +480,11 @@ class GridRunner {
   Executor executor_;
   RunOptions options_;
   RunStats stats_;
-  std::vector<BranchStats> branch_stats_;      // per PC, folded into RunStats::per_branch at the end
-  std::vector<uint32_t> reconvergence_;        // per PC: reconvergence PC of a branch
-  std::vector<uint8_t> conditional_;           // per PC: a conditional branch
-  std::vector<uint32_t> call_entry_;           // per PC: entry PC of the linked .func a call runs
+  std::vector<BranchStats> branch_stats_;  // per PC, folded into RunStats::per_branch at the end
+  std::vector<uint32_t> reconvergence_;    // per PC: reconvergence PC of a branch
+  std::vector<uint8_t> conditional_;       // per PC: a conditional branch
+  std::vector<uint32_t> call_entry_;       // per PC: entry PC of the linked .func a call runs, or:
+  static constexpr uint32_t kIndirectCall = kNoTarget - 1;  // the lanes' targets are in call_entry
   std::vector<std::unique_ptr<CtaRun>> ctas_;  // one, reused; or every CTA of a cooperative launch
   CtaRun* cur_ = nullptr;                      // the CTA being run (or reported)
   LivelockWatch livelock_;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/ptx/call_link.hpp"
 #include "models/ptx/functional.hpp"
 #include "models/ptx/reconvergence.hpp"
 
@@ -85,6 +86,23 @@ class SimtStack {
     if (!lanes) return false;
     entries_.push_back(SimtEntry{entry_pc, kCallFrame, lanes});
     return true;
+  }
+
+  // An indirect call whose lanes call different functions (models/ptx/call_link.hpp): the top entry waits at
+  // return_pc with all its lanes and each group gets its own call frame entry, the first group on top, so
+  // the groups run one after the other and reconverge at return_pc once all have returned. Returns true when
+  // an entry was pushed.
+  bool call_groups(uint32_t return_pc, const CallGroup* groups, size_t count) {
+    const LaneMask mask = entries_.back().mask;
+    entries_.back().pc = return_pc;
+    bool pushed = false;
+    for (size_t i = count; i-- > 0;) {
+      const LaneMask lanes = groups[i].lanes & mask;
+      if (!lanes) continue;
+      entries_.push_back(SimtEntry{groups[i].entry_pc, kCallFrame, lanes});
+      pushed = true;
+    }
+    return pushed;
   }
 
   // Lanes of the top entry return from the innermost call at pc: they leave every entry down to and

@@ -11,6 +11,7 @@
 using namespace simtlm;
 using namespace simtlm::timing_test;
 
+namespace timing_tasks_test {  // its own namespace: unity builds group it with other timing tests
 namespace {
 
 constexpr uint64_t kCounters = 4000;  // task_once.yaml: n
@@ -187,3 +188,4 @@ TEST(TaskModeErrors, AKernelWithABarrierIsRefusedByName) {
 }
 
 }  // namespace
+}  // namespace timing_tasks_test

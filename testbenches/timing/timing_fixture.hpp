@@ -72,4 +72,25 @@ inline config::MachineConfig machine(const std::string& file,
   return m;
 }
 
+// Runs `l` on the timing model under configs/`config` (a stack preset, which models the paper's one-warp SM,
+// gets two warp slots) and checks that each warp issues what it issues in the functional run (calls and
+// divergence reconverge the same way in both). Returns the timing run's result; a failed run fails the test.
+inline sim::ChildResult run_like_functional(const launch::Launch& l, const std::string& config) {
+  const bool preset = config != "default.yaml";
+  sim::ChildResult t =
+      run_timing_child(l, preset ? machine(config, {{"gpu.max_warps_per_sm", "2"}}) : machine(config));
+  if (!t.ok()) {
+    ADD_FAILURE() << t.error;
+    return t;
+  }
+  launch::Session session(l, session_options());
+  const launch::SessionResult f = session.run();
+  const stats::Group s = t.stats();
+  EXPECT_EQ(s.integer("warp_instructions"), f.stats.warp_instructions);
+  EXPECT_EQ(s.integer("thread_instructions"), f.stats.thread_instructions);
+  EXPECT_EQ(s.integer("branches"), f.stats.branches);
+  EXPECT_EQ(s.integer("divergent_branches"), f.stats.divergent_branches);
+  return t;
+}
+
 }  // namespace simtlm::timing_test

@@ -16,13 +16,16 @@ struct PtxFileLaunch {
   std::vector<uint64_t> buffers;  // device addresses, one per buffer
   std::vector<size_t> sizes;
 
-  // `buffer_bytes`: the pointer parameters in order; `scalars`: the parameters after them.
+  // `buffer_bytes`: the pointer parameters in order; `scalars`: the parameters after them; `variables`: place
+  // the module's .global and .const variables first (KernelRun::place_variables).
   PtxFileLaunch(const std::string& relative_path, const std::string& kernel, Dim3 grid, Dim3 block,
-                const std::vector<size_t>& buffer_bytes, const std::vector<uint64_t>& scalars = {})
+                const std::vector<size_t>& buffer_bytes, const std::vector<uint64_t>& scalars = {},
+                bool variables = false)
       : module(load_ptx_file(std::string(SIMTLM_SOURCE_DIR) + "/" + relative_path)),
         kernel_run(module, kernel, grid, block),
         global(kernel_run.global()),
         sizes(buffer_bytes) {
+    if (variables) kernel_run.place_variables();
     for (size_t i = 0; i < buffer_bytes.size(); ++i) {
       buffers.push_back(
           kernel_run.buffer(std::vector<uint8_t>(buffer_bytes[i], 0), "buffer" + std::to_string(i)));

@@ -36,6 +36,19 @@ class KernelRun {
   KernelRun(const KernelRun&) = delete;
   KernelRun& operator=(const KernelRun&) = delete;
 
+  // Allocates the module's .global and .const variables with their initializers, as a launch file's session
+  // does; called before buffer() so that the buffers' addresses follow them.
+  void place_variables() {
+    for (uint32_t s = 0; s < module_.symbols.size(); ++s) {
+      const Symbol& sym = module_.symbols[s];
+      if ((sym.space != Space::global && sym.space != Space::constant) || sym.is_extern || sym.function >= 0)
+        continue;
+      const uint64_t addr =
+          global_.allocate(std::max<uint64_t>(sym.size, 1), std::max(sym.align, 1u), sym.name);
+      if (!sym.init.empty()) global_.write(addr, sym.init.data(), sym.init.size());
+      launch_.symbol_address[s] = addr;
+    }
+  }
   // Allocates a buffer holding `values` and returns its address; `name` is what out-of-bounds errors call it.
   template <class T>
   uint64_t buffer(const std::vector<T>& values, const std::string& name = "buffer") {

@@ -324,7 +324,9 @@ TEST(PtxErrors, UnsupportedInstructionsRefuseTheKernel) {
 }
 
 TEST(PtxErrors, IndirectCallsAndUnsupportedDeclarations) {
-  expect_body_refused("ret;\n{ .param .b32 p;\ncall.uni (p), %rd1, (p), proto;\n}", 2, "indirect calls");
+  // An indirect call naming no .callprototype (test_indirect_calls.cpp has the calls the model makes).
+  expect_body_refused("ret;\n{ .param .b32 p;\ncall.uni (p), %rd1, (p), proto;\n}", 2,
+                      "indirect call naming proto, which is no .callprototype of the function");
   // Issue 32: these two failed the whole module; they refuse only the kernels that use them now (more in
   // test_module_refusals.cpp).
   expect_body_refused("ret;\nmov.u32 %r1, %dynamic_smem_size;", 1,
