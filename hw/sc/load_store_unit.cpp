@@ -38,7 +38,7 @@ uint64_t LoadStoreUnit::cycle_now() const {
 void LoadStoreUnit::send(bool write, uint64_t address, uint32_t bytes, int warp, uint32_t pc,
                          uint32_t lane_mask, uint64_t tag, uint64_t delay_cycles,
                          const std::vector<mem::AtomicTarget>& atomics,
-                         const std::vector<uint8_t>& byte_enables) {
+                         const std::vector<uint8_t>& byte_enables, bool coherent) {
   const uint64_t group = seq_;
   const uint64_t end = address + std::max<uint32_t>(bytes, 1);
   const Queue queue = !atomics.empty() ? kAtomics : write ? kStores : kLoads;
@@ -58,6 +58,7 @@ void LoadStoreUnit::send(bool write, uint64_t address, uint32_t bytes, int warp,
     ext->warp = warp;
     ext->pc = pc;
     ext->lane_mask = lane_mask;
+    ext->coherent = coherent;
     for (const mem::AtomicTarget& a : atomics) {
       if (a.address >= at && a.address < piece_end) ext->atomics.push_back(a);
     }

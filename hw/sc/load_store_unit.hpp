@@ -80,7 +80,7 @@ class LoadStoreUnit : public sc_core::sc_module {
   // `byte_enables` (a store's, one per byte of the request, or empty: all enabled) go with the payloads.
   void send(bool write, uint64_t address, uint32_t bytes, int warp, uint32_t pc, uint32_t lane_mask,
             uint64_t tag, uint64_t delay_cycles, const std::vector<mem::AtomicTarget>& atomics = {},
-            const std::vector<uint8_t>& byte_enables = {});
+            const std::vector<uint8_t>& byte_enables = {}, bool coherent = false);
   // Told when a response comes back with an error status (anything but TLM_OK_RESPONSE): the request, the
   // status and the component that answered it (RequestExt::error_at; empty when unknown). The response is
   // then handled as any other.

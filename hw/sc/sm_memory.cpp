@@ -111,6 +111,9 @@ void Sm::memory(uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) 
     }
     scheduler_.long_latency_stall(slot);  // two-level: make room in the active set
   }
+  // Loads that must see other SMs' writes go past the L1 (RequestExt::coherent): grid barriers' polls.
+  const bool coherent = !acc.is_store && !acc.is_atomic && acc.space == ptx::Space::global &&
+                        (in.flags & (ptx::kCoherent | ptx::kVolatile)) != 0;
   for (uint32_t i = 0; i < n; ++i) {
     const CoalescedRequest& r = requests_[i];
     const uint64_t delay = pipe.latency + selection + (p_.dcache_banks ? bank_delay_[i] : i);
@@ -123,7 +126,7 @@ void Sm::memory(uint32_t slot, uint32_t pc, const Issued& issued, uint64_t now) 
       // A store that leaves bytes of its request unwritten carries byte enables (docs/tlm-protocol.md).
       if (acc.is_store) store_byte_enables(addresses, r.lanes, acc.bytes, address, bytes, byte_enables_);
       lsu_.send(acc.is_store, address, bytes, static_cast<int>(slot), pc, active, tag, delay, {},
-                acc.is_store ? byte_enables_ : kNoByteEnables);
+                acc.is_store ? byte_enables_ : kNoByteEnables, coherent);
     }
   }
 }

@@ -187,7 +187,9 @@ bool Cache::accept(Gp& p) {
   const bool is_read = p.get_command() == tlm::TLM_READ_COMMAND;
   const auto* ext = p.get_extension<RequestExt>();
   const bool atomic = ext && ext->is_atomic();
+  const bool coherent_read = is_read && !atomic && marks_lookups_ && ext && ext->coherent;
   const bool ok = atomic && !p_.atomic_cycles ? pass_atomic(p, line, sectors)
+                  : coherent_read             ? pass_coherent_read(p, line)
                   : is_read                   ? accept_read(p, line, sectors)
                                               : accept_write(p, line, sectors);
   if (!ok) {
@@ -205,6 +207,18 @@ bool Cache::pass_atomic(Gp& p, uint64_t line, uint32_t sectors) {
   if (forwarded_.size() + mshr_.size() >= p_.mshrs) return false;
   // The atomic changes the words below us: clean copies of its sectors here are stale from now on.
   if (Line* l = find(line)) l->valid &= ~(sectors & ~l->dirty);
+  Gp& g = pool_.get(tlm::TLM_READ_COMMAND, p.get_address(), p.get_data_length());
+  *g.get_extension<RequestExt>() = *p.get_extension<RequestExt>();
+  forwarded_[&g] = &p;
+  out_port_.send(g, bank_slot(line) + cycles(p_.clock, p_.miss_latency));
+  return true;
+}
+
+bool Cache::pass_coherent_read(Gp& p, uint64_t line) {
+  if (forwarded_.size() + mshr_.size() >= p_.mshrs) return false;
+  mark_lookup(p, false);
+  ++stats_.bypasses;
+  ++stats_.down_reads;
   Gp& g = pool_.get(tlm::TLM_READ_COMMAND, p.get_address(), p.get_data_length());
   *g.get_extension<RequestExt>() = *p.get_extension<RequestExt>();
   forwarded_[&g] = &p;

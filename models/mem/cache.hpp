@@ -138,6 +138,8 @@ class Cache : public sc_core::sc_module {
   bool accept_read(Gp& p, uint64_t line, uint32_t sectors);
   bool accept_write(Gp& p, uint64_t line, uint32_t sectors);
   bool pass_atomic(Gp& p, uint64_t line, uint32_t sectors);
+  // An L1 passes a coherent load (RequestExt::coherent) down uncached; false when no MSHR is free.
+  bool pass_coherent_read(Gp& p, uint64_t line);
   // Responds to a read or (at a cache with an atomic unit) an atomic whose sectors are valid `delay` from
   // now; an atomic first goes through the atomic unit and dirties its sectors.
   void respond_with_data(Gp& p, Line* l, const sc_core::sc_time& delay);

@@ -26,7 +26,8 @@ const std::vector<Field<CacheStats>>& cache_fields() {
       {"bank_conflicts", &CacheStats::bank_conflicts, Kind::counter, "accesses",
        "accesses that waited for their bank (one access per bank per cycle)"},
       {"bypasses", &CacheStats::bypasses, Kind::counter, "requests",
-       "accesses and fills of sets with every way disabled, passed through uncached"},
+       "accesses and fills of sets with every way disabled, passed through uncached; in an L1, also the "
+       "coherent loads (ld.volatile, .cg/.cv, .acquire/.relaxed at .gpu/.sys scope) it passes down"},
       {"down_reads", &CacheStats::down_reads, Kind::counter, "requests", "reads sent to the next level"},
       {"down_writes", &CacheStats::down_writes, Kind::counter, "requests", "writes sent to the next level"},
       {"atomics", &CacheStats::atomics, Kind::counter, "requests",

@@ -23,6 +23,9 @@ struct RequestExt : tlm::tlm_extension<RequestExt> {
   // and every sector it asks for was there. Dynamic warp subdivision splits a warp on these marks.
   bool looked_up = false;
   bool hit = false;
+  // A load that must see other SMs' writes (ld.volatile, .cg/.cv, .acquire/.relaxed at .gpu/.sys scope): an
+  // L1, which nothing keeps coherent, passes it to the next level uncached (counted in `bypasses`).
+  bool coherent = false;
   // Set with an error response (any status but TLM_OK_RESPONSE): the component that answered it, as the
   // first of ours that saw it names it (docs/tlm-protocol.md, Error responses). Empty otherwise.
   std::string error_at;

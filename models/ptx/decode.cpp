@@ -157,6 +157,17 @@ bool is_ignored_memory_hint(std::string_view mod) {
   return kHints.count(mod) != 0;
 }
 
+// What a load's hints say about the L1 (Flag::kCoherent): .cg/.cv skip it; .acquire/.relaxed at .gpu/.sys
+// scope must see what other SMs wrote, which a non-coherent L1 may hold stale.
+struct Coherence {
+  bool bypass = false, ordered = false, wide_scope = false;
+};
+void note_coherence(std::string_view mod, Coherence& c) {
+  c.bypass = c.bypass || mod == "cg" || mod == "cv";
+  c.ordered = c.ordered || mod == "acquire" || mod == "relaxed";
+  c.wide_scope = c.wide_scope || mod == "gpu" || mod == "sys";
+}
+
 }  // namespace
 
 namespace decode_detail {
@@ -404,6 +415,7 @@ bool family_modifier(std::string_view base, std::string_view mod, Instr& instr) 
 
 void apply_modifiers(std::string_view opcode, std::string_view base, uint32_t allow, Instr& instr) {
   int types = 0;
+  Coherence coherence;
   size_t pos = base.size();
   while (pos < opcode.size()) {
     size_t next = opcode.find('.', pos + 1);
@@ -453,6 +465,7 @@ void apply_modifiers(std::string_view opcode, std::string_view base, uint32_t al
     } else if ((allow & kAAtomOp) && lookup(kAtomOps, mod, &sub)) {
       instr.sub = sub;
     } else if ((allow & kAMemHints) && is_ignored_memory_hint(mod)) {
+      if (instr.op == Op::ld) note_coherence(mod, coherence);
       continue;
     } else if (mod == "cc") {
       unsupported("carry-chain instructions (" + quoted(opcode) + ") are not supported");
@@ -460,6 +473,7 @@ void apply_modifiers(std::string_view opcode, std::string_view base, uint32_t al
       unsupported("unsupported modifier ." + std::string(mod) + " in " + quoted(opcode));
     }
   }
+  if (coherence.bypass || (coherence.ordered && coherence.wide_scope)) instr.flags |= kCoherent;
   if (types == 0 && (allow & kAType)) {
     // Only a few opcodes are typeless in PTX.
     bool typeless = instr.op == Op::bar || instr.op == Op::bar_warp || instr.op == Op::membar;

@@ -246,6 +246,9 @@ enum Flag : uint16_t {
   kShiftAmt = 1u << 10,  // bfind.shiftamt
   kCc = 1u << 11,        // add.cc (carry chains) - unsupported by the executor, rejected at load
   kSync = 1u << 12,      // vote/shfl/match/redux .sync: the member-mask rules apply
+  // ld that must see other SMs' writes: .cg/.cv, or .acquire/.relaxed at .gpu/.sys scope (with .volatile, the
+  // loads the timing model's L1 passes to L2; docs/memory-system.md)
+  kCoherent = 1u << 13,
 };
 
 enum class SpecialReg : uint8_t {

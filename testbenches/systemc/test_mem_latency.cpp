@@ -54,6 +54,29 @@ TEST(MemLatency, L2HitWithL1Disabled) {
   EXPECT_EQ(c.l2.stats().hits, 1u);
 }
 
+// A coherent load (ld.volatile, ld.acquire.gpu, ...) passes the L1 as through a disabled set: it reads the
+// L2 even when the L1 holds its line, and allocates nothing there.
+TEST(MemLatency, CoherentReadsPassTheL1) {
+  Chain c;
+  c.tg.script = {{0, R, 0},
+                 {100, R, 0},                 // L1 hit
+                 {200, R, 0, 32, {}, true},   // coherent: the L2's copy, though the L1 has it
+                 {300, R, 64, 32, {}, true},  // coherent, cold sector: DRAM row hit
+                 {400, R, 64}};               // the coherent read left nothing in the L1: L2 hit
+  sc_core::sc_start();
+  EXPECT_EQ(c.tg.latency(1), 4);
+  EXPECT_EQ(c.tg.latency(2), 17);
+  EXPECT_EQ(c.tg.latency(3), 21);
+  EXPECT_EQ(c.tg.latency(4), 17);
+  EXPECT_EQ(c.tg.l1_marks[2], 0);  // looked up, not a hit: dynamic warp subdivision sees a miss
+  EXPECT_EQ(c.l1.stats().reads, 5u);
+  EXPECT_EQ(c.l1.stats().hits, 1u);
+  EXPECT_EQ(c.l1.stats().misses, 2u);
+  EXPECT_EQ(c.l1.stats().bypasses, 2u);
+  EXPECT_EQ(c.l1.stats().down_reads, 4u);
+  EXPECT_EQ(c.l2.stats().hits, 2u);
+}
+
 TEST(MemLatency, DisableFractionSpreadsOverSets) {
   Chain c;
   c.l1.disable_fraction(0.25);  // way 3 of all 8 sets

@@ -21,6 +21,7 @@ struct Access {
   uint64_t addr;
   unsigned len = 32;
   std::vector<AtomicTarget> atomics = {};  // non-empty: an atomic (a read the L2's atomic unit performs)
+  bool coherent = false;                   // RequestExt::coherent: an L1 passes it down uncached
 };
 
 class TrafficGen : public sc_core::sc_module {
@@ -68,6 +69,7 @@ class TrafficGen : public sc_core::sc_module {
       ext->warp = static_cast<int>(i);
       ext->lane_mask = ~0u;
       ext->atomics = script[i].atomics;
+      ext->coherent = script[i].coherent;
       index_[&g] = i;
       port_.send(g);
     }

@@ -66,6 +66,8 @@ TEST(TimingCooperative, NoCtaLeavesTheGridBarrierBeforeTheLastArrives) {
     const sim::ChildResult r = sim::run_timing_child(launch::load_launch(app("grid_sync")), session_options(),
                                                      machine(config, {{"divergence.unit", unit}}), {}, extra);
     ASSERT_TRUE(r.ok()) << r.error;
+    // The polls are coherent loads (ld.acquire.gpu): the L1s pass them to the L2.
+    EXPECT_GT(r.stats_json["launches"][1]["l1"]["bypasses"].get<uint64_t>(), 0u) << config << " " << unit;
     // The outputs are the functional run's; the clocks are the timing model's own.
     const std::map<std::string, std::string> functional = functional_sha256(app("grid_sync"));
     for (const char* buffer : {"out", "scratch", "partial", "sink"})

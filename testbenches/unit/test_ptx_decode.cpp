@@ -176,6 +176,16 @@ TEST(PtxDecode, Memory) {
   EXPECT_EQ(decode_one("ld.acquire.sys.u32 %r1, [%rd1];").space, Space::generic);
   EXPECT_EQ(decode_one("ld.global.cg.u32 %r1, [%rd1];").space, Space::global);
   EXPECT_EQ(decode_one("ld.local.u64 %rd1, [%rd2];").space, Space::local);
+  // Loads that must see other SMs' writes (the timing model's L1 passes them down): .cg/.cv, and .acquire or
+  // .relaxed at .gpu/.sys scope; not .cta scope, not plain, .ca or .nc loads.
+  for (const char* coherent :
+       {"ld.relaxed.gpu.global.u32 %r1, [%rd1];", "ld.acquire.sys.u32 %r1, [%rd1];",
+        "ld.global.cg.u32 %r1, [%rd1];", "ld.global.cv.u32 %r1, [%rd1];", "ld.acquire.gpu.u32 %r1, [%rd1];"})
+    EXPECT_TRUE(decode_one(coherent).flags & kCoherent) << coherent;
+  for (const char* cached : {"ld.acquire.cta.u32 %r1, [%rd1];", "ld.relaxed.cta.global.u32 %r1, [%rd1];",
+                             "ld.global.u32 %r1, [%rd1];", "ld.global.ca.u32 %r1, [%rd1];",
+                             "ld.global.nc.u32 %r1, [%rd1];", "st.global.cg.u32 [%rd1], %r1;"})
+    EXPECT_FALSE(decode_one(cached).flags & kCoherent) << cached;
   EXPECT_EQ(decode_one("ld.const.u32 %r1, [gbuf];").space, Space::constant);
   i = decode_one("st.global.cs.v2.u32 [%rd1], {%r1, %r2};");
   EXPECT_EQ(i.op, Op::st);
