@@ -9,6 +9,8 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -26,6 +28,7 @@
 #include "sim/cooperative_limit.hpp"
 #include "sim/host_references.hpp"
 #include "sim/progress.hpp"
+#include "sim/timing_run.hpp"
 
 namespace simtlm::cli {
 
@@ -133,36 +136,67 @@ int run_command(const RunArgs& args) {
 
 namespace {
 
-// check's verdict on refused kernels: each refusal as run reports it, then one line counting them. Returns
-// the exit status (1 when any kernel is refused, as run's).
-int report_refusals(const fs::path& launch_path, const std::vector<ptx::PtxError>& refused, size_t kernels) {
-  if (refused.empty()) return 0;
+// check's verdict: each refusal as run reports it (on stderr, one line each, kernel by kernel), then one line
+// counting the refused kernels. Returns the exit status (1 when any kernel is refused, as run's).
+// `machine` names only kernels that `refused` does not (a kernel the model cannot run is not put on a
+// machine).
+int report_refusals(const fs::path& launch_path, const std::vector<ptx::PtxError>& refused,
+                    const std::vector<sim::MachineRefusal>& machine, size_t kernels) {
+  if (refused.empty() && machine.empty()) return 0;
   for (const ptx::PtxError& refusal : refused) fmt::print(stderr, "simtlm: error: {}\n", refusal.what());
-  fmt::print("{}: refused ({} of {} launched kernels cannot run)\n", launch_path.string(), refused.size(),
-             kernels);
+  std::set<std::string> names;
+  for (const sim::MachineRefusal& refusal : machine) {
+    fmt::print(stderr, "simtlm: error: {}: {}\n", launch_path.string(), refusal.reason);
+    names.insert(refusal.kernel);
+  }
+  fmt::print("{}: refused ({} of {} launched kernels cannot run)\n", launch_path.string(),
+             refused.size() + names.size(), kernels);
   return 1;
 }
 
 }  // namespace
 
-int check_command(const fs::path& launch_path) {
+int check_command(const RunArgs& args) {
+  if (args.mode != "functional" && args.mode != "timing" && !args.mode.empty())
+    throw std::runtime_error("--mode must be functional or timing, not " + args.mode);
+  const bool timing = args.mode == "timing" || (args.mode.empty() && !args.config.empty());
+  if (!timing && !args.overrides.empty())
+    throw std::runtime_error("--set needs the timing model (--config or --mode timing)");
+  if (!timing && !args.config.empty()) check_machine_config(args.config);
+  std::optional<config::MachineConfig> machine;
+  if (timing) machine.emplace(run_machine_config(args));
+  const fs::path& launch_path = args.launch;
   launch::Launch loaded = launch::load_launch(launch_path);
+  // A cooperative launch is held to the same machine as run's (--config and --set, else the defaults).
+  launch::SessionOptions options = session_options(0, false);
+  if (!args.config.empty() || !args.overrides.empty())
+    options.cooperative_limit = sim::cooperative_limit(machine ? *machine : run_machine_config(args, false));
   if (loaded.is_sequence()) {
-    const launch::SequenceSession session(std::move(loaded), session_options(0, false));
+    const launch::SequenceSession session(std::move(loaded), options);
     size_t buffers = 0;
     for (const auto& spec : session.launch().buffers) {
       if (spec.is_symbol) continue;
       launch::init_buffer(session.launch(), spec);
       ++buffers;
     }
-    if (const int status = report_refusals(launch_path, session.refusals(), session.kernel_count()))
+    const std::vector<sim::MachineRefusal> machine_refused =
+        machine ? sim::machine_refusals(session, *machine) : std::vector<sim::MachineRefusal>{};
+    if (const int status =
+            report_refusals(launch_path, session.refusals(), machine_refused, session.kernel_count()))
       return status;
     fmt::print("{}: ok (a launch sequence, {} buffers)\n", launch_path.string(), buffers);
     return 0;
   }
-  Session session(std::move(loaded), session_options(0, false));
+  Session session(std::move(loaded), options);
   for (const auto& spec : session.launch().buffers) launch::init_buffer(session.launch(), spec);
-  if (const int status = report_refusals(launch_path, session.refusals(), 1)) return status;
+  const std::vector<ptx::PtxError> refused = session.refusals();
+  std::vector<sim::MachineRefusal> machine_refused;
+  // Laying the launch out refuses a cooperative grid the machine cannot hold, as run does.
+  if ((machine || session.launch().cooperative) && refused.empty()) {
+    const std::unique_ptr<launch::DeviceImage> image = session.prepare_device();
+    if (machine) machine_refused = sim::machine_refusals(session, *image, *machine);
+  }
+  if (const int status = report_refusals(launch_path, refused, machine_refused, 1)) return status;
   fmt::print("{}: ok (kernel {}, {} parameters, {} buffers)\n", launch_path.string(), session.kernel().name,
              session.kernel().params.size(), session.launch().buffers.size());
   return 0;

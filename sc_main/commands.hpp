@@ -124,7 +124,8 @@ int herding_compare_command(const CompareArgs& args);
 // `simtlm compare` (sc_main/compare_command.cpp).
 int compare_command(const CompareArgs& args);
 
-int check_command(const std::filesystem::path& launch);
+// `simtlm check`: args.launch, and with --config/--set/--mode (as run) the machine-dependent refusals too.
+int check_command(const RunArgs& args);
 
 // Validates a machine configuration against the schema (models/config); throws ConfigError.
 void check_machine_config(const std::filesystem::path& path);

@@ -115,10 +115,16 @@ extern "C" int sc_main(int argc, char* argv[]) {
                         "Run the C++ models and the RTL of the --rtl units side by side; stop at the first "
                         "disagreement with a report");
 
-  std::filesystem::path check_launch;
-  CLI::App* check_cmd =
-      app.add_subcommand("check", "Validate a launch file against its PTX without running it");
-  check_cmd->add_option("--launch", check_launch, "Launch file (YAML)")->required();
+  simtlm::cli::RunArgs check;
+  CLI::App* check_cmd = app.add_subcommand(
+      "check",
+      "Validate a launch file against its PTX without running it; with --config, --set or --mode timing also "
+      "against the machine (the refusals run would make there)");
+  check_cmd->add_option("--launch", check.launch, "Launch file (YAML)")->required();
+  check_cmd->add_option("--config", check.config, "Machine configuration, as for run");
+  check_cmd->add_option("--mode", check.mode, "functional or timing, as for run");
+  check_cmd->add_option("--set", check.overrides,
+                        "Override a configuration parameter, as for run (repeatable)");
 
   CLI::App* config_cmd =
       app.add_subcommand("config", "Validate a machine configuration, or print its reference");
@@ -191,7 +197,7 @@ extern "C" int sc_main(int argc, char* argv[]) {
   try {
     if (*run_cmd) return simtlm::cli::run_command(run);
     if (*demo_cmd) return simtlm::cli::demo_command(demo);
-    if (*check_cmd) return simtlm::cli::check_command(check_launch);
+    if (*check_cmd) return simtlm::cli::check_command(check);
     if (*compare_cmd) return simtlm::cli::compare_command(compare);
     if (*sweep_cmd) return simtlm::cli::sweep_command(sweep);
     if (*sweep_task_cmd) return simtlm::cli::sweep_task_command(sweep_task);

@@ -4,8 +4,11 @@
 #include <memory>
 #include <optional>
 
+#include "hw/divergence/divergence_unit.hpp"
 #include "hw/sc/gpu.hpp"
+#include "hw/sc/machine_refusals.hpp"
 #include "hw/sc/reports.hpp"
+#include "models/ptx/kernel_layout.hpp"
 #include "sim/waveform.hpp"
 
 namespace simtlm::sim {
@@ -74,6 +77,30 @@ TimingResult run_timing(const launch::Session& session, launch::DeviceImage& ima
   result.buffers = image.read_buffers(session.launch());
   result.warnings = gpu->warnings();
   return result;
+}
+
+std::vector<MachineRefusal> machine_refusals(const launch::Session& session, launch::DeviceImage& image,
+                                             const config::MachineConfig& config) {
+  const GpuParams params = gpu_params(config);
+  image.context.nsm = params.sms;
+  const TimingKernel kernel(image.context, params.sm.registers_per_thread, session.instruction_budget());
+  std::vector<MachineRefusal> refused;
+  for (std::string& why : hw::machine_refusals(params, kernel))
+    refused.push_back({kernel.fn.name, std::move(why)});
+  return refused;
+}
+
+std::vector<MachineRefusal> machine_refusals(const launch::SequenceSession& session,
+                                             const config::MachineConfig& config) {
+  const GpuParams params = gpu_params(config);
+  std::vector<MachineRefusal> refused;
+  for (const auto& [module, kernel] : session.launched_kernels()) {
+    if (ptx::kernel_refusal(*module, *kernel))
+      continue;  // refused by the model first (SequenceSession::refusals)
+    if (std::string why = divergence_unit_refusal(params.sm.divergence, *module, *kernel); !why.empty())
+      refused.push_back({kernel->name, std::move(why)});
+  }
+  return refused;
 }
 
 }  // namespace simtlm::sim

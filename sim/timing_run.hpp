@@ -15,6 +15,7 @@
 #include "hw/sc/gpu_stats.hpp"
 #include "hw/units/select/unit_set.hpp"
 #include "models/config/machine_config.hpp"
+#include "models/launch/sequence.hpp"
 #include "models/launch/session.hpp"
 #include "models/mem/memory_system.hpp"
 #include "sim/stats_doc.hpp"
@@ -64,5 +65,19 @@ struct TimingResult {
 // inconsistent configuration; std::invalid_argument when a requested twin does not exist for the SIMD width.
 TimingResult run_timing(const launch::Session& session, launch::DeviceImage& image,
                         const config::MachineConfig& config, const TimingOptions& options);
+
+// What run_timing would refuse before the kernel's first instruction on this machine, each as run reports it
+// (hw/sc/machine_refusals.hpp): the divergence unit's refusal and a CTA that fits no SM. For
+// `simtlm check --mode timing`; `image` is session.prepare_device()'s.
+struct MachineRefusal {
+  std::string kernel;
+  std::string reason;  // as run reports it after the launch file's name
+};
+std::vector<MachineRefusal> machine_refusals(const launch::Session& session, launch::DeviceImage& image,
+                                             const config::MachineConfig& config);
+// The divergence unit's refusal of every kernel a launch sequence launches, in first-launch order (a
+// sequence's geometry is known only as it runs, so its CTAs are not checked against the SM here).
+std::vector<MachineRefusal> machine_refusals(const launch::SequenceSession& session,
+                                             const config::MachineConfig& config);
 
 }  // namespace simtlm::sim

@@ -1,8 +1,14 @@
 // The product of a sweep's axes as jobs, each with its id: a hash of every input, not of where they lie.
+#include <sys/stat.h>
+
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <map>
+#include <mutex>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 #include "models/launch/launch.hpp"
 #include "models/launch/sha256.hpp"
@@ -23,19 +29,32 @@ std::vector<uint8_t> read_bytes(const fs::path& path) {
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
+// SHA-256 of input files, each read once per process while it stays the same file with the same contents as
+// far as stat() tells (device, inode, size, modification and change times): a process that plans many sweeps
+// (fuzz_sweep plans one per input) hashes the suite's PTX and data files once, not once per plan.
 class FileHashes {
  public:
   std::string of(const fs::path& path) {
-    auto [it, fresh] = hashes_.try_emplace(path);
-    if (fresh) {
-      std::error_code ec;
-      it->second = fs::is_regular_file(path, ec) ? launch::sha256_hex(read_bytes(path)) : "unreadable";
-    }
-    return it->second;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return "unreadable";
+    const Identity id{st.st_dev,          st.st_ino,         st.st_size,        st.st_mtim.tv_sec,
+                      st.st_mtim.tv_nsec, st.st_ctim.tv_sec, st.st_ctim.tv_nsec};
+    std::lock_guard<std::mutex> lock(mutex());
+    auto [it, fresh] = known().try_emplace(path);
+    if (fresh || it->second.first != id) it->second = {id, launch::sha256_hex(read_bytes(path))};
+    return it->second.second;
   }
 
  private:
-  std::map<fs::path, std::string> hashes_;
+  using Identity = std::tuple<dev_t, ino_t, off_t, time_t, long, time_t, long>;
+  static std::map<fs::path, std::pair<Identity, std::string>>& known() {
+    static std::map<fs::path, std::pair<Identity, std::string>> hashes;
+    return hashes;
+  }
+  static std::mutex& mutex() {
+    static std::mutex m;
+    return m;
+  }
 };
 
 // Every file a launch reads besides itself: its PTX, the steps' PTX, buffer and symbol contents, expected
@@ -84,6 +103,7 @@ bool excluded(const SweepSpec& spec, const std::map<std::string, const AxisValue
 std::vector<JobSpec> expand_jobs(const SweepSpec& spec, const std::string& version) {
   const bool with_ids = version != "check";
   FileHashes hashes;
+  std::map<std::pair<fs::path, std::vector<std::string>>, std::string> inputs_of;
   const std::vector<std::string>& keys = axis_keys();
   std::vector<size_t> index(keys.size(), 0);
   std::vector<JobSpec> jobs;
@@ -118,7 +138,11 @@ std::vector<JobSpec> expand_jobs(const SweepSpec& spec, const std::string& versi
       for (size_t i = 3 + (c.file.empty() ? 0 : 2); i < job.argv.size(); ++i)
         canonical += "arg " + job.argv[i] + "\n";
       if (with_ids) {
-        canonical += launch_inputs(hashes, l.file, launch_sets);
+        // Each launch file loads once per set of --launch-set values, not once per job (a launch crossed
+        // with many configurations and mechanisms has the same inputs in every job).
+        auto [inputs, fresh] = inputs_of.try_emplace({l.file, launch_sets});
+        if (fresh) inputs->second = launch_inputs(hashes, l.file, launch_sets);
+        canonical += inputs->second;
         job.id = launch::sha256_hex(std::vector<uint8_t>(canonical.begin(), canonical.end())).substr(0, 16);
       }
       job.stats_file = spec.command == "compare" ? "compare.json" : "stats.json";

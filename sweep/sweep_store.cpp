@@ -229,8 +229,16 @@ SweepCounts merge_results(const fs::path& dir) {
 }
 
 std::string status_report(const fs::path& dir) {
-  if (!fs::is_regular_file(dir / "plan.jsonl"))
-    throw std::runtime_error(dir.string() + " is not a sweep directory (it has no plan.jsonl)");
+  if (!fs::is_regular_file(dir / "plan.jsonl")) {
+    // A sweep stopped between taking its lock and writing its plan leaves only sweep.lock: a sweep directory
+    // with no job yet, not an error.
+    if (!fs::is_regular_file(dir / "sweep.lock"))
+      throw std::runtime_error(dir.string() + " is not a sweep directory (it has no plan.jsonl)");
+    std::string out =
+        fmt::format("{}: no plan yet (the sweep stopped before writing plan.jsonl)\n", dir.string());
+    if (const auto who = SweepLock::holder(dir)) out += "running: " + *who + "\n";
+    return out;
+  }
   const std::vector<JobSpec> plan = read_plan(dir);
   SweepCounts c;
   std::string failures;

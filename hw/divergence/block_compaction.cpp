@@ -53,11 +53,15 @@ void BlockCompaction::stop_waiting(uint32_t slot, uint64_t now) {
 }
 
 std::string BlockCompaction::refusal() const {
-  for (uint32_t pc = 0; pc < k_.fn.code.size(); ++pc) {
-    const ptx::Instr& in = k_.fn.code[pc];
+  return tbc_call_refusal(k_.module, k_.fn);
+}
+
+std::string tbc_call_refusal(const ptx::Module& module, const ptx::Function& fn) {
+  for (uint32_t pc = 0; pc < fn.code.size(); ++pc) {
+    const ptx::Instr& in = fn.code[pc];
     if (!is_device_call(in)) continue;
-    return "kernel " + k_.fn.name + " calls .func " + k_.fn.call_sites[in.call_site].callee_name + " at " +
-           k_.where_pc(pc) +
+    return "kernel " + fn.name + " calls .func " + fn.call_sites[in.call_site].callee_name + " at " +
+           describe_pc(module, fn, pc) +
            ": calls are not supported under thread block compaction (the CTA-wide stack has no call frames); "
            "run it with per-warp stacks (divergence.unit: warp_stacks)";
   }

@@ -182,6 +182,13 @@ class DivergenceUnit {
 std::unique_ptr<DivergenceUnit> make_divergence_unit(const DivergenceParams& params,
                                                      const TimingKernel& kernel, SlotHost& host,
                                                      const CompactionUnits& units);
+// Why the unit params select cannot run `kernel` of `module` (the refusal() of that unit, found without
+// building it: `simtlm check --mode timing` reports it as `run` would), or empty. Registered units say
+// nothing.
+std::string divergence_unit_refusal(const DivergenceParams& params, const ptx::Module& module,
+                                    const ptx::Function& kernel);
+// Thread block compaction's refusal (tbc, ideal, capri): the first .func call of `kernel`, with its place.
+std::string tbc_call_refusal(const ptx::Module& module, const ptx::Function& kernel);
 // Where the unit's work comes from: the grid's CTAs, or a task partition per SM (WPU) of `sms`.
 std::unique_ptr<WorkSource> make_work_source(const DivergenceParams& params, const TimingKernel& kernel,
                                              uint32_t sms);

@@ -8,6 +8,7 @@
 #include "hw/divergence/warp_slices.hpp"
 #include "hw/divergence/warp_stacks.hpp"
 #include "hw/divergence/wpu_stats.hpp"
+#include "models/ptx/task_mode.hpp"
 
 namespace simtlm::hw {
 
@@ -60,6 +61,20 @@ std::unique_ptr<DivergenceUnit> make_divergence_unit(const DivergenceParams& par
   const UnitEntry* entry = find_unit(params.unit_name);
   if (!entry) throw std::invalid_argument("unknown divergence unit " + params.unit_name);
   return entry->make(params, kernel, host, units);
+}
+
+std::string divergence_unit_refusal(const DivergenceParams& params, const ptx::Module& module,
+                                    const ptx::Function& kernel) {
+  switch (params.traits().unit) {
+    case UnitKind::tbc:
+    case UnitKind::ideal:
+    case UnitKind::capri:  // a BlockCompaction
+      return tbc_call_refusal(module, kernel);
+    case UnitKind::warp_slices:
+      return ptx::task_mode_refusal(module, kernel);
+    default:
+      return "";
+  }
 }
 
 std::unique_ptr<WorkSource> make_work_source(const DivergenceParams& params, const TimingKernel& kernel,

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "hw/sc/cooperative.hpp"
+#include "hw/sc/machine_refusals.hpp"
 #include "hw/sc/reports.hpp"
 
 namespace simtlm::hw {
@@ -68,21 +69,7 @@ void Gpu::start() {
     }
   }
   if (next_cta_ == 0 && total_ctas_ > 0) {
-    const SmParams& sm = p_.sm;
-    std::string why;
-    auto check = [&](uint64_t need, uint64_t have, const char* what, const char* key) {
-      if (need > have) why += fmt::format("; needs {} {}, an SM has {} ({})", need, what, have, key);
-    };
-    check(k_.warps_per_cta, sm.max_warps, "warp slots", "gpu.max_warps_per_sm");
-    check(k_.threads_per_cta, sm.max_threads, "threads", "gpu.max_threads_per_sm");
-    check(uint64_t(k_.registers_per_thread) * k_.warps_per_cta * ptx::kWarpSize, sm.registers, "registers",
-          "gpu.registers_per_sm");
-    check(k_.shared_per_cta, sm.shared_bytes, "bytes of shared memory", "gpu.shared_bytes_per_sm");
-    stop(fmt::format(
-             "a CTA of kernel {} ({} threads, {} registers per thread, {} bytes of shared memory) does "
-             "not fit in an SM of this configuration{}",
-             k_.fn.name, k_.threads_per_cta, k_.registers_per_thread, k_.shared_per_cta, why),
-         false, report::kDoesNotFit);
+    stop(cta_does_not_fit(k_, cta_shortfall(p_.sm, k_)), false, report::kDoesNotFit);
     return;
   }
   arm_watchdog(now_cycle());

@@ -1,9 +1,14 @@
 // Input and output file formats of buffers: raw bytes, numpy .npy and binary PGM.
 #include "models/launch/formats.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -16,10 +21,34 @@ namespace simtlm::launch {
 using ptx::Type;
 
 std::vector<uint8_t> read_file_bytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("cannot open {}", path.string()));
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw std::runtime_error(fmt::format("cannot read {}", path.string()));
+  // Checked before reading: a directory, a device (/dev/zero) or a FIFO has no end to read, and a file larger
+  // than any buffer would be read whole before its size is compared with the buffer's.
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0)
+    throw std::runtime_error(fmt::format("cannot open {}: {}", path.string(), std::strerror(errno)));
+  struct stat st {};
+  const auto fail = [&](const std::string& why) {
+    close(fd);
+    throw std::runtime_error(fmt::format("cannot read {}: {}", path.string(), why));
+  };
+  if (fstat(fd, &st) != 0) fail(std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) fail("it is a directory");
+  if (!S_ISREG(st.st_mode)) fail("it is not a regular file");
+  if (uint64_t(st.st_size) > kMaxDataFileBytes) {
+    fail(fmt::format("it holds {} bytes, over simtlm's limit of {} for a buffer's file (docs/reliability.md)",
+                     uint64_t(st.st_size), kMaxDataFileBytes));
+  }
+  std::vector<uint8_t> bytes(static_cast<size_t>(st.st_size));
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = read(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail(std::strerror(errno));
+    if (n == 0) break;  // the file shrank meanwhile
+    done += size_t(n);
+  }
+  close(fd);
+  bytes.resize(done);
   return bytes;
 }
 
@@ -109,9 +138,12 @@ NpyArray parse_npy(const std::vector<uint8_t>& bytes) {
     if (pos >= shape.size()) break;
     uint64_t dim = 0;
     while (pos < shape.size() && std::isdigit(static_cast<unsigned char>(shape[pos]))) {
-      dim = dim * 10 + uint64_t(shape[pos++] - '0');
+      dim = std::min<uint64_t>(dim * 10 + uint64_t(shape[pos++] - '0'), uint64_t(1) << 40);  // no wrap
     }
-    array.count *= dim;
+    // Checked element by element: a shape whose product wraps 64 bits used to read as a small array.
+    if (__builtin_mul_overflow(array.count, dim, &array.count) || array.count > kMaxDataFileBytes)
+      throw std::runtime_error(
+          fmt::format("npy shape {} has more than {} elements", shape, kMaxDataFileBytes));
   }
   array.data.assign(bytes.begin() + header_start + header_len, bytes.end());
   return array;
@@ -149,12 +181,14 @@ PgmImage parse_pgm(const std::vector<uint8_t>& bytes) {
       }
     }
   };
-  auto read_number = [&]() -> uint32_t {
+  auto read_number = [&](const char* what, uint64_t limit) -> uint32_t {
     skip_space_and_comments();
     if (pos >= bytes.size() || !std::isdigit(bytes[pos])) throw std::runtime_error("malformed PGM header");
     uint64_t v = 0;
-    while (pos < bytes.size() && std::isdigit(bytes[pos]) && v < (1u << 30))
-      v = v * 10 + (bytes[pos++] - '0');
+    while (pos < bytes.size() && std::isdigit(bytes[pos])) {
+      v = std::min<uint64_t>(v * 10 + (bytes[pos++] - '0'), uint64_t(1) << 40);  // saturates: no wrap
+    }
+    if (v > limit) throw std::runtime_error(fmt::format("PGM {} {} is over {}", what, v, limit));
     return uint32_t(v);
   };
   if (bytes.size() < 2 || bytes[0] != 'P' || bytes[1] != '5') {
@@ -162,10 +196,14 @@ PgmImage parse_pgm(const std::vector<uint8_t>& bytes) {
   }
   pos = 2;
   PgmImage img;
-  img.width = read_number();
-  img.height = read_number();
-  img.maxval = read_number();
-  if (img.maxval == 0 || img.maxval > 65535) throw std::runtime_error("PGM maxval out of range");
+  img.width = read_number("width", kMaxPgmDimension);
+  img.height = read_number("height", kMaxPgmDimension);
+  img.maxval = read_number("maxval", 65535);
+  if (img.maxval == 0) throw std::runtime_error("PGM maxval out of range");
+  if (uint64_t(img.width) * img.height > kMaxPgmPixels) {
+    throw std::runtime_error(
+        fmt::format("PGM image of {} x {} pixels is over {} pixels", img.width, img.height, kMaxPgmPixels));
+  }
   if (pos >= bytes.size() || !std::isspace(bytes[pos])) throw std::runtime_error("malformed PGM header");
   ++pos;  // exactly one whitespace byte separates the header from the samples
   const unsigned sample_bytes = img.maxval > 255 ? 2 : 1;
@@ -178,11 +216,25 @@ PgmImage parse_pgm(const std::vector<uint8_t>& bytes) {
   return img;
 }
 
+namespace {
+
+// A format error of the file at `path`, named with it ("x.pgm: PGM pixel data is truncated").
+template <typename Parse>
+auto named(const std::filesystem::path& path, Parse parse) {
+  try {
+    return parse();
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(fmt::format("{}: {}", path.string(), e.what()));
+  }
+}
+
+}  // namespace
+
 std::vector<uint8_t> load_data_file(const std::filesystem::path& path, Type type) {
   const std::vector<uint8_t> bytes = read_file_bytes(path);
   const std::string ext = path.extension().string();
   if (ext == ".npy") {
-    NpyArray array = parse_npy(bytes);
+    NpyArray array = named(path, [&] { return parse_npy(bytes); });
     if (array.dtype != npy_descr(type)) {
       throw std::runtime_error(fmt::format("{} has dtype '{}' but the buffer is {} ('{}')", path.string(),
                                            array.dtype, ptx::type_name(type), npy_descr(type)));
@@ -194,7 +246,7 @@ std::vector<uint8_t> load_data_file(const std::filesystem::path& path, Type type
     return array.data;
   }
   if (ext == ".pgm") {
-    PgmImage img = parse_pgm(bytes);
+    PgmImage img = named(path, [&] { return parse_pgm(bytes); });
     const Type sample = img.maxval > 255 ? Type::u16 : Type::u8;
     if (element_bytes(type) != element_bytes(sample) || type == Type::f32 || type == Type::f64) {
       throw std::runtime_error(fmt::format("{} has {}-bit samples but the buffer is {}", path.string(),

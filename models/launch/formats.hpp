@@ -26,9 +26,17 @@ struct PgmImage {
   uint32_t width = 0, height = 0, maxval = 0;
   std::vector<uint8_t> data;
 };
+// Refuses a width or height over kMaxPgmDimension and more than kMaxPgmPixels in all (a buffer's 1 GiB),
+// before the size of the samples is computed.
 PgmImage parse_pgm(const std::vector<uint8_t>& bytes);
+inline constexpr uint64_t kMaxPgmDimension = uint64_t(1) << 30;
+inline constexpr uint64_t kMaxPgmPixels = uint64_t(1) << 30;
 
-std::vector<uint8_t> read_file_bytes(const std::filesystem::path& path);  // throws std::runtime_error
+// A regular file of at most kMaxDataFileBytes (a buffer's 1 GiB and 1 MiB for a header), read whole. Throws
+// std::runtime_error naming the file and the reason: missing, unreadable, a directory, a device or FIFO
+// (never read), too large.
+std::vector<uint8_t> read_file_bytes(const std::filesystem::path& path);
+inline constexpr uint64_t kMaxDataFileBytes = (uint64_t(1) << 30) + (uint64_t(1) << 20);
 
 // Bytes of an input/expect file by its extension: .npy (dtype must match type), .pgm, anything else raw.
 std::vector<uint8_t> load_data_file(const std::filesystem::path& path, ptx::Type type);

@@ -81,7 +81,11 @@ class Reader {
     fs::path p = string(n, path);
     if (p.is_relative()) p = file_.parent_path() / p;
     std::error_code ec;
-    if (!fs::is_regular_file(p, ec)) fail(n, path, fmt::format("file not found: {}", p.string()));
+    const fs::file_status st = fs::status(p, ec);
+    if (fs::is_directory(st)) fail(n, path, fmt::format("{} is a directory, not a file", p.string()));
+    if (fs::exists(st) && !fs::is_regular_file(st))
+      fail(n, path, fmt::format("{} is not a regular file (a device, FIFO or socket)", p.string()));
+    if (!fs::is_regular_file(st)) fail(n, path, fmt::format("file not found: {}", p.string()));
     return p;
   }
 

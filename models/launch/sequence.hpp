@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/launch/launch.hpp"
@@ -71,6 +72,12 @@ class SequenceSession {
   // in the order of their first launch step; empty when every one can.
   std::vector<ptx::PtxError> refusals() const;
   size_t kernel_count() const { return kernels_.size(); }  // distinct kernels the file launches
+  // Those kernels with their modules, in the order of their first launch step.
+  std::vector<std::pair<const ptx::Module*, const ptx::Function*>> launched_kernels() const {
+    std::vector<std::pair<const ptx::Module*, const ptx::Function*>> out;
+    for (const Resolved& r : kernels_) out.emplace_back(r.module, r.kernel);
+    return out;
+  }
 
  private:
   struct Frame {

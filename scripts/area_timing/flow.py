@@ -22,6 +22,7 @@ import time
 
 import fo4
 import jobs
+import options
 from report import plots, write_md
 
 try:
@@ -357,6 +358,8 @@ def main(argv=None):
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     ap, a = parse_args(argv)
+    known = [f[:-2] for f in os.listdir(a.rtl_dir) if f.endswith(".v")] if os.path.isdir(a.rtl_dir) else []
+    options.validate(ap, a, known, "ref_popcount")
     t0 = time.time()
     if a.report_only:
         d = jobs.load_json(os.path.join(a.out, "results.json"))
@@ -382,7 +385,11 @@ def main(argv=None):
     activity, activity_note = load_activity(a.activity) if a.power else (None, "power not run (--no-power)")
     if a.power and power_mod is None:
         activity_note = "power not run: scripts/area_timing/power.py is missing"
-    fo4_ns = fo4.measure(a.liberty, os.path.join(a.build, "fo4"))
+    try:
+        fo4_ns = fo4.measure(a.liberty, os.path.join(a.build, "fo4"))
+    except (OSError, RuntimeError, subprocess.SubprocessError) as e:
+        print("%s: error: %s" % (ap.prog, e), file=sys.stderr)
+        return 1
     tools = tool_versions()
     common = {"liberty": sha256_text(open(a.liberty, "rb").read()), "tools": tools,
               "flow": flow_scripts_hash(),
