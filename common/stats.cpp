@@ -253,7 +253,10 @@ void Group::set(std::string_view stat, Value v) {
 }
 
 Value Group::get(std::string_view stat) const {
-  const size_t i = decl_->stat_index(stat);
+  return value_at(decl_->stat_index(stat));
+}
+
+Value Group::value_at(size_t i) const {
   const StatDecl& s = decl_->stats[i];
   if (s.kind == Kind::formula && values_[i].is_null()) return s.formula(*this);
   return values_[i];
@@ -432,17 +435,22 @@ nlohmann::json increments_of_rows(const std::vector<Group>& now, const std::vect
 
 }  // namespace
 
-nlohmann::json increments_json(const Group& now, const Group* before) {
+nlohmann::json increments_json(const Group& now, const Group* before,
+                               std::initializer_list<std::string_view> only) {
   const GroupDecl& d = now.decl();
   nlohmann::json out = nlohmann::json::object();
+  auto wanted = [&only](const std::string& name) {
+    return only.size() == 0 || std::find(only.begin(), only.end(), name) != only.end();
+  };
   for (size_t i = 0; i < d.stats.size(); ++i) {
-    if (d.stats[i].hidden) continue;
-    const Value v = now.get(d.stats[i].name);
-    const Value was = before ? before->get(d.stats[i].name) : Value();
+    if (d.stats[i].hidden || !wanted(d.stats[i].name)) continue;
+    const Value v = now.value_at(i);
+    const Value was = before ? before->value_at(i) : Value();
     add_increment(out, d.stats[i].name, d.stats[i].kind, v, before ? &was : nullptr);
   }
   for (size_t v = 0; v < d.vectors.size(); ++v) {
     const VectorDecl& vd = d.vectors[v];
+    if (!wanted(vd.name)) continue;
     const std::vector<Value>& values = now.vectors_[v];
     const std::vector<Value>* was = before ? &before->vectors_[v] : nullptr;
     nlohmann::json elements = vd.elements.empty() ? nlohmann::json::array() : nlohmann::json::object();
@@ -459,11 +467,12 @@ nlohmann::json increments_json(const Group& now, const Group* before) {
     out[vd.name] = elements;
   }
   for (size_t g = 0; g < d.groups.size(); ++g) {
-    if (!now.present_[g] && d.groups[g].optional) continue;
+    if ((!now.present_[g] && d.groups[g].optional) || !wanted(d.groups[g].name)) continue;
     out[d.groups[g].name] = increments_json(now.groups_[g], before ? &before->groups_[g] : nullptr);
   }
   for (size_t r = 0; r < d.rows.size(); ++r) {
     const RowsDecl& rd = d.rows[r];
+    if (!wanted(rd.name)) continue;
     const std::vector<Group>* was = before ? &before->lists_[r] : nullptr;
     if (rd.form == Rows::totals) {
       const Group total = now.total(rd.name);

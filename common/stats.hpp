@@ -175,9 +175,11 @@ class Group {
   // The group `json()` wrote (the timing child's document read back by the parent). Formulas keep the values
   // read, since hidden statistics are not written.
   static Group from_json(const GroupDecl& decl, const nlohmann::json& j);
-  friend nlohmann::json increments_json(const Group& now, const Group* before);
+  friend nlohmann::json increments_json(const Group& now, const Group* before,
+                                        std::initializer_list<std::string_view> only);
 
  private:
+  Value value_at(size_t stat) const;  // get() by index
   double mean_weight(size_t stat) const;
 
   const GroupDecl* decl_;
@@ -227,8 +229,10 @@ Group merged(const GroupDecl& decl, const std::vector<Group>& parts);
 // What happened between two snapshots of one group (a launch of a sequence, whose memory system runs on): as
 // JSON, integer counters as `now - before`, integer maxima as they stand (since the first snapshot), labels
 // as they are; whatever is written as a real (means, formulas, merged maxima) does not subtract and is left
-// out. An empty `before` (nullptr) counts from zero.
-nlohmann::json increments_json(const Group& now, const Group* before);
+// out. An empty `before` (nullptr) counts from zero. A non-empty `only` keeps just those top-level names (a
+// launch sequence asks for its memory documents alone, once per launch).
+nlohmann::json increments_json(const Group& now, const Group* before,
+                               std::initializer_list<std::string_view> only = {});
 
 // One row of the schema document: the JSON path of a statistic, its type and its meaning.
 struct SchemaRow {

@@ -61,7 +61,7 @@ nlohmann::json run_timing_sequence(launch::SequenceSession& session, const confi
   std::exception_ptr error;
   bool finished = false;
   auto record = [&] {
-    const stats::Group now = gpu->statistics();
+    stats::Group now = gpu->statistics();
     nlohmann::json s = now.json();
     const uint64_t start = gpu->kernel_start_cycle(), end = gpu->cycles();
     nlohmann::json entry = current->describe();
@@ -69,16 +69,17 @@ nlohmann::json run_timing_sequence(launch::SequenceSession& session, const confi
     s["cycles"] = end - start;
     s["ipc"] = ratio(s["warp_instructions"].get<uint64_t>(), end - start);
     s["thread_ipc"] = ratio(s["thread_instructions"].get<uint64_t>(), end - start);
-    const nlohmann::json increments = stats::increments_json(now, before ? &*before : nullptr);
-    for (const char* key : kMemoryDocs) s[key] = increments[key];
-    before = now;
+    nlohmann::json increments =
+        stats::increments_json(now, before ? &*before : nullptr, {"lsu", "l1", "interconnect", "l2", "dram"});
+    for (const char* key : kMemoryDocs) s[key] = std::move(increments[key]);
     launches_merged.merge(now);
+    before = std::move(now);
     s["write_back"]["l1_requests"] = s["l1"].value("flush_writebacks", uint64_t{0});
     s["write_back"]["requests"] = s["l2"].value("flush_writebacks", uint64_t{0});
     s["write_back"]["bytes"] = s["l2"].value("flush_bytes", uint64_t{0});
     used += s["thread_instructions"].get<uint64_t>();
     session.charge_kernel(s["thread_instructions"].get<uint64_t>());
-    entry.update(s);
+    for (auto& [key, value] : s.items()) entry[key] = std::move(value);
     result.launches.push_back(std::move(entry));
   };
   gpu->on_kernel_end = [&]() -> bool {
