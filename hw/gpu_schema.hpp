@@ -29,15 +29,15 @@ inline config::ParamRows run_rows() {
        "before the run is reported as stuck (a request waiting behind a moving queue is progress)"},
       {"run.max_cycles",
        K::unsigned_int,
-       "4000000",
+       "0",
        0,
        config::kLargestParam,
        {},
        "stop with an error naming the kernel, its running CTAs and a warp's PC after this many cycles "
-       "of one kernel (a runaway kernel); 0 = none. 4,000,000 is about 12 times the longest committed run "
-       "and "
-       "stops an endless store, ALU or spin loop of 16 warps in 1 to 2 s "
-       "(docs/timing-model.md, Errors)"},
+       "of one kernel (a runaway kernel); 0 = none, the default: a correct kernel is never stopped however "
+       "long it runs, an endless one is caught by progress (the watchdog, the livelock watch every "
+       "run.watchdog_cycles / 10 cycles); set it to bound a loop that changes values forever "
+       "(docs/reliability.md, Long runs and endless runs)"},
       {"run.tlm_check",
        K::boolean,
        "false",

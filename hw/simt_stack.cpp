@@ -6,6 +6,16 @@ namespace simtlm::hw {
 
 SimtStack::SimtStack(const StackParams& params, uint32_t warp) : params_(params), storage_(params, warp) {}
 
+void SimtStack::append_state(std::vector<uint64_t>& out) const {
+  out.push_back(uint64_t(pc_) << 32 | rpc_);
+  out.push_back(uint64_t(mask_) << 32 | exited_);
+  out.push_back(uint64_t(past_carrier_) << 32 | live_sync_.size());
+  for (const auto& [join, count] : live_sync_) out.push_back(uint64_t(join) << 32 | count);
+  out.push_back(calls_.size());
+  for (const CallLevel& c : calls_) out.push_back(uint64_t(c.caller_depth) << 32 | c.returned);
+  storage_.append_state(out);
+}
+
 void SimtStack::reset(uint32_t pc, LaneMask mask) {
   storage_.clear();
   counters_ = StackCounters{};

@@ -105,6 +105,9 @@ class SimtStack {
   // lanes of the executing path return from the innermost call; the others go on at next_pc.
   StackUpdate ret(LaneMask lanes, uint32_t next_pc);
   size_t call_depth() const { return calls_.size(); }
+  // Everything that decides the stack's future (paths, entries, calls; not its counters), appended as words
+  // (the timing model's livelock watch, hw/sc/sm_livelock.cpp).
+  void append_state(std::vector<uint64_t>& out) const;
 
   const StackCounters& counters() const { return counters_; }
   const SpillEngine& storage() const { return storage_; }

@@ -1,10 +1,21 @@
 #include "hw/spill_engine.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 
 namespace simtlm::hw {
+
+void SpillEngine::append_state(std::vector<uint64_t>& out) const {
+  out.push_back(uint64_t(memory_.size()) << 32 | onchip_.size());
+  for (const std::vector<StackEntry>* part : {&memory_, &onchip_}) {
+    for (const StackEntry& e : *part) {
+      out.push_back(uint64_t(e.kind) << 32 | e.pc);
+      out.push_back(uint64_t(e.mask) << 32 | e.reconvergence_pc);
+    }
+  }
+}
 
 SpillEngine::SpillEngine(const StackParams& params, uint32_t warp)
     : capacity_(params.onchip_entries),

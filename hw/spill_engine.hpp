@@ -59,6 +59,8 @@ class SpillEngine {
   // Requests issued since the last take_requests(), in order.
   std::vector<MemRequest> take_requests();
   const std::vector<MemRequest>& pending_requests() const { return requests_; }
+  // Every entry, spilled ones first (bottom of the stack first), one word each (the livelock watch).
+  void append_state(std::vector<uint64_t>& out) const;
 
  private:
   uint64_t slot_address(size_t index) const { return region_base_ + uint64_t(index) * entry_bytes_; }

@@ -34,6 +34,7 @@ class BlockCompaction : public DivergenceUnit {
 
   // The warps the compactor forms from per-CTA-warp masks, as parts (also what count_paths compares).
   std::vector<std::vector<Part>> form_warps(const std::vector<ptx::LaneMask>& mask);
+  bool append_state(std::vector<uint64_t>& out) const override;  // hw/divergence/unit_state.cpp
 
  protected:
   // A conditional branch's outcome over a CTA, per CTA warp: threads that take it and threads that fall

@@ -33,6 +33,7 @@ class CapriCompaction final : public BlockCompaction {
                   const std::vector<ptx::LaneMask>& valid, uint64_t now) override;
   void branch(uint32_t slot, uint32_t pc, const PartMasks& taken, uint64_t now) override;
   void exit(uint32_t slot, uint32_t pc, const PartMasks& exited, uint64_t now) override;
+  bool append_state(std::vector<uint64_t>& out) const override;  // hw/divergence/unit_state.cpp
 
  protected:
   bool skips_synchronization(uint32_t slot, uint32_t pc, const PartMasks& taken, uint64_t now) override;

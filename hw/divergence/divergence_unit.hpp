@@ -169,6 +169,11 @@ class DivergenceUnit {
   // The unit's own statistics, added to the run's (groups declared in divergence_stats_decls()); the SM's
   // counters of every unit (DivergenceStats) are stats() above.
   virtual void add_statistics(stats::Group& /*run*/) const {}
+  // The timing model's livelock watch (hw/sc/sm_livelock.cpp): appends, as words, everything of the unit's
+  // own state that decides which threads its slots run next and where (stacks, waiting slots, predictions;
+  // never counters, cycles or statistics), and returns true. A unit that cannot say returns false: the SM
+  // then never reports a livelock (task mode: warp_slices adapts to cycles per task).
+  virtual bool append_state(std::vector<uint64_t>& /*out*/) const { return false; }
 
  protected:
   const DivergenceParams p_;

@@ -30,6 +30,7 @@ class WarpStacks : public DivergenceUnit {
   void completed(uint32_t slot, uint32_t, uint64_t now) override { settle(slot, now); }
 
   const SimtStack& stack(uint32_t slot) const { return *stacks_[slot]; }
+  bool append_state(std::vector<uint64_t>& out) const override;  // hw/divergence/unit_state.cpp
 
  private:
   // Charges the update's cycles, sends its spills and fills, and shows the stack's path in the slot.

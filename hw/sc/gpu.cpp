@@ -24,6 +24,8 @@ Gpu::Gpu(sc_core::sc_module_name name, const GpuParams& params, const TimingKern
                                            : report::kKernelFault);
     };
     sm->grid_thread_instructions = &grid_thread_instructions_;
+    sm->livelock_due = &livelock_due_;
+    sm->on_livelock_check = [this](uint64_t now) { return livelock_check(now); };
     sm->out().bind(memory_.sm_port(i));
     sms_.push_back(std::move(sm));
   }
@@ -73,6 +75,7 @@ void Gpu::start() {
     return;
   }
   arm_watchdog(now_cycle());
+  arm_livelock();
 }
 
 void Gpu::dispatch(uint32_t sm) {
@@ -85,6 +88,7 @@ void Gpu::cta_done(uint32_t sm) {
   dispatch(sm);
   if (finished()) {
     watchdog_.cancel();
+    livelock_due_ = ~uint64_t{0};
     // The kernel ends when its memory requests are answered (the completing cycle counts); its dirty lines
     // are written back after that, timed apart from the kernel (write_back.cycles).
     drain_memory([this] { end_cycle_ = now_cycle() + 1; },

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <systemc>
+#include <utility>
 #include <vector>
 
 #include "common/progress.hpp"
@@ -71,6 +72,15 @@ class Gpu : public sc_core::sc_module {
   void cta_done(uint32_t sm);
   void watchdog();
   void arm_watchdog(uint64_t now);
+  // The livelock watch (gpu_livelock.cpp): every livelock_period() cycles, while every SM's issuing slots
+  // issue and no value changes anywhere, compares the whole GPU's architectural state with those of the
+  // earlier checks of that streak; one equal, the kernel can never finish and the run stops naming where
+  // each warp spins. Run by the first SM that evaluates a cycle at or past livelock_due_ (no event of its
+  // own: an extra timed event could reorder others due at the same time, and with them the statistics).
+  // Returns true when it stopped the run.
+  bool livelock_check(uint64_t now);
+  void arm_livelock();
+  uint64_t livelock_period() const;
   // Grows whenever anything happens: an instruction issues, or a request is accepted or answered anywhere
   // in the memory system (docs/timing-model.md, Errors).
   uint64_t progress() const;
@@ -89,6 +99,14 @@ class Gpu : public sc_core::sc_module {
   uint64_t total_ctas_ = 0, next_cta_ = 0, done_ctas_ = 0, end_cycle_ = 0, write_back_end_cycle_ = 0;
   uint64_t grid_thread_instructions_ = 0, kernel_start_cycle_ = 0;
   uint64_t watchdog_seen_progress_ = ~uint64_t{0};
+  uint64_t livelock_due_ = ~uint64_t{0};      // cycle of the next livelock check (none: ~0)
+  uint64_t livelock_changes_ = ~uint64_t{0};  // writes that changed a value, CTAs started and done
+  using StateHash = std::pair<uint64_t, uint64_t>;
+  static StateHash state_hash(const std::vector<uint64_t>& words);
+  static constexpr size_t kLivelockKept = 64;
+  // The states of the checks of the current streak, oldest first, with the cycle of each.
+  std::vector<std::pair<StateHash, uint64_t>> livelock_seen_;
+  std::vector<uint64_t> livelock_scratch_;
   std::string error_;
   bool kernel_fault_ = false;
   sc_core::sc_event start_, watchdog_, kernel_end_;

@@ -2,8 +2,9 @@
 // instruction issued and no request was accepted or answered anywhere in the memory system. A request that
 // waits behind a long queue that moves is progress, so only a real hang (a lost response, a target that
 // never answers, every warp waiting on something that cannot come) fires it. run.max_cycles stops a
-// runaway kernel, one that keeps making progress but never ends; it counts from the kernel's start, so a
-// launch sequence of many short kernels is never stopped by their total.
+// runaway kernel, one that keeps making progress but never ends, when the user sets it (0, the default, is
+// no limit: an endless kernel is caught by progress, here and by the livelock watch, gpu_livelock.cpp); it
+// counts from the kernel's start, so a launch sequence of many short kernels is never stopped by their total.
 #include <fmt/format.h>
 
 #include <algorithm>

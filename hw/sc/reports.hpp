@@ -16,10 +16,11 @@ inline constexpr const char* kDoesNotFit = "simtlm/cta_does_not_fit";  // a CTA 
 inline constexpr const char* kRunaway = "simtlm/runaway";              // run.max_cycles reached
 inline constexpr const char* kStuck = "simtlm/stuck";                  // the watchdog, a memory request open
 inline constexpr const char* kDeadlock = "simtlm/deadlock";            // the watchdog, nothing in flight
+inline constexpr const char* kLivelock = "simtlm/livelock";            // the livelock watch: state repeats
 inline constexpr const char* kOutOfEvents = "simtlm/out_of_events";    // no event left, the kernel not done
 
-inline constexpr const char* kAll[] = {kKernelFault, kMemoryError, kSmError,  kDoesNotFit,
-                                       kRunaway,     kStuck,       kDeadlock, kOutOfEvents};
+inline constexpr const char* kAll[] = {kKernelFault, kMemoryError, kSmError,  kDoesNotFit, kRunaway,
+                                       kStuck,       kDeadlock,    kLivelock, kOutOfEvents};
 
 // For the lifetime of an instance: the simtlm message types' SC_ERROR reports are only logged (SC_LOG: to
 // the log file if the user set one), neither displayed nor thrown, and SC_INFO reports (SystemC's own

@@ -49,6 +49,8 @@ Sm::Sm(sc_core::sc_module_name name, uint32_t id, const SmParams& params, const 
       ctas_(params.max_ctas),
       scheduler_(params.scheduler, static_cast<uint32_t>(unit_->slots().size()), params.active_set),
       ready_(static_cast<uint32_t>(unit_->slots().size()), 0),
+      issued_(static_cast<uint32_t>(unit_->slots().size()), 0),
+      loop_pc_(params.max_warps, ptx::kNoTarget),
       cache_cycle_(static_cast<uint32_t>(unit_->slots().size()), kNever),
       cache_why_(static_cast<uint32_t>(unit_->slots().size()), Stall::no_warp),
       cache_cls_(static_cast<uint32_t>(unit_->slots().size()), OpClass::integer),
@@ -111,6 +113,7 @@ void Sm::launch_cta(uint64_t linear_id) {
     warp_sync_->start_cta(c, static_cast<uint32_t>(linear_id), k_.warps_per_cta, k_.shared_per_cta);
   cta.ctx.smid = id_;
   cta.ctx.shared.assign(k_.shared_per_cta, 0);
+  cta.ctx.count_changed_writes = true;
   cta.barriers.reset(k_.warps_per_cta, k_.threads_per_cta);
   cta.barriers_before = cta.barriers.completions();
   cta.contexts.clear();
@@ -144,6 +147,7 @@ Sm::Context& Sm::claim_context(Cta& cta, uint32_t index) {
   Context& context = contexts_[index];
   ++context.generation;
   context.reg_ready.assign(k_.fn.regs.size(), 0);
+  loop_pc_[index] = ptx::kNoTarget;
   cta.contexts.push_back(index);
   return context;
 }
@@ -322,6 +326,7 @@ uint64_t Sm::earliest_of(const SlotReady& r, uint64_t now, Stall* reason) const 
 void Sm::cycle() {
   if (failed_) return;
   const uint64_t now = now_cycle();
+  if (livelock_due && now >= *livelock_due && on_livelock_check(now)) return;
   if (last_eval_cycle_ != kNever && now <= last_eval_cycle_) {
     wake_at(last_eval_cycle_ + 1);
     return;
@@ -473,6 +478,7 @@ void Sm::issue(uint32_t s, uint64_t now) {
   const ptx::LaneMask mask = unit_->view(s).lanes;
   const auto lanes = static_cast<uint32_t>(std::popcount(mask));
   ++stats_.warp_instructions;
+  issued_[s] = 1;
   stats_.thread_instructions += lanes;
   stats_.lane_slots += uint64_t(passes_) * p_.simd_width;
   if (grid_thread_instructions) {
@@ -528,6 +534,7 @@ void Sm::issue(uint32_t s, uint64_t now) {
       }
       timing.ready_cycle = now + pipe.latency + issued.hook_cycles;
       timing.ready_reason = Stall::branch;
+      if (k_.fn.code[pc].target <= pc) note_loop(w, pc, issued.taken);
       unit_->branch(s, pc, issued.taken, now);
       return;
     }

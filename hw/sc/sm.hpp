@@ -91,6 +91,22 @@ class Sm : public sc_core::sc_module, private SlotHost {
   } wave;
   // Adds the signals above to `waves`, named NAME.issue_valid, NAME.warpS.active_mask, ...
   void trace_waves(mem::Waves& waves);
+  // The livelock watch (hw/sc/sm_livelock.cpp; the Gpu's check is in gpu_livelock.cpp). livelock_probe()
+  // says what happened since its previous call and starts the next interval; livelock_state() appends the
+  // architectural state of every resident CTA (registers, local frames, call records, barriers, shared
+  // memory, issue slots) and the divergence unit's; describe_livelock() says where each warp spins.
+  struct LivelockProbe {
+    bool supported = true;   // the divergence unit can state its state (not task mode)
+    bool all_issued = true;  // every live slot not waiting for others (barrier, compaction) issued
+    bool any_issued = false;
+    uint64_t changes = 0;  // grows with every store or atomic that changed a shared or global value
+  };
+  LivelockProbe livelock_probe();
+  // The Gpu's check, called from the first evaluation at or past *livelock_due; true: the run stopped.
+  uint64_t* livelock_due = nullptr;
+  std::function<bool(uint64_t now)> on_livelock_check;
+  void livelock_state(std::vector<uint64_t>& out) const;
+  std::string describe_livelock() const;
   // Per-warp instruction trace: set to receive one line per issued warp instruction.
   std::function<void(const std::string& line)> trace;
 
@@ -214,6 +230,8 @@ class Sm : public sc_core::sc_module, private SlotHost {
   uint64_t local_address(uint32_t context, uint32_t lane, uint64_t offset) const;
   std::string where(const IssueSlot& w, uint32_t pc) const;
   void fail(const std::string& message, bool kernel_fault);
+  // A backward branch at pc: the contexts of the parts whose threads took it spin in the loop it closes.
+  void note_loop(const IssueSlot& w, uint32_t pc, const PartMasks& taken);
 
   // SlotHost: what the divergence unit asks of the SM.
   void start_slot(uint32_t s, uint64_t ready_cycle, Stall reason) override;
@@ -256,7 +274,10 @@ class Sm : public sc_core::sc_module, private SlotHost {
   Stall last_stall_ = Stall::no_warp;
   bool last_had_warps_ = false;
   bool failed_ = false;
-  std::vector<uint8_t> ready_;  // scratch, per slot
+  std::vector<uint8_t> ready_;     // scratch, per slot
+  std::vector<uint8_t> issued_;    // per slot: issued since the last livelock_probe()
+  std::vector<uint32_t> loop_pc_;  // per context: the last backward branch its threads took (reports)
+  int8_t unit_has_state_ = -1;     // DivergenceUnit::append_state answers (-1: not asked yet)
   // Per slot: slot_ready() as last computed, one array per field so that the issue pass reads little.
   // Invalidated wherever what it reads changes (the slot's state, its timing, its contexts' registers); a
   // unit whose slots share contexts gets no caching.

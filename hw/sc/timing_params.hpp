@@ -19,7 +19,7 @@ struct GpuParams {
   SmParams sm;
   mem::MemoryParams memory;
   uint64_t watchdog_cycles = 1'000'000;
-  uint64_t max_cycles = 4'000'000;  // 0 = no limit (run.max_cycles)
+  uint64_t max_cycles = 0;  // 0 = no limit (run.max_cycles)
 };
 
 // Throws config::ConfigError when parameters contradict each other (e.g. L2 banks not a multiple of the

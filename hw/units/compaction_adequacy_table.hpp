@@ -27,6 +27,10 @@ class CompactionAdequacyTable {
   uint32_t entries() const { return static_cast<uint32_t>(table_.size()); }
   // valid + tag + history bits per entry, for instruction addresses of `pc_bits` bits.
   uint32_t storage_bits(uint32_t pc_bits) const;
+  // Every entry as one word (the livelock watch: a prediction decides whether warps wait).
+  void append_state(std::vector<uint64_t>& out) const {
+    for (const Entry& e : table_) out.push_back(uint64_t(e.tag) << 2 | uint64_t(e.valid) << 1 | e.adequate);
+  }
 
  private:
   struct Entry {

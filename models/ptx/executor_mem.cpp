@@ -2,6 +2,7 @@
 // and alignment checks, sub-word extension and lane-ordered atomics.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "models/ptx/executor_internal.hpp"
@@ -113,6 +114,9 @@ void mem_read(const Ctx& c, const Resolved& r, unsigned lane, void* dst, unsigne
 void mem_write(const Ctx& c, const Resolved& r, unsigned lane, const void* src, unsigned bytes) {
   switch (r.space) {
     case Space::shared:
+      if (c.warp.cta->count_changed_writes &&
+          std::memcmp(c.warp.cta->shared.data() + r.addr, src, bytes) != 0)
+        ++c.warp.cta->changed_writes;
       std::memcpy(c.warp.cta->shared.data() + r.addr, src, bytes);
       return;
     case Space::local:
@@ -125,6 +129,17 @@ void mem_write(const Ctx& c, const Resolved& r, unsigned lane, const void* src, 
         c.launch.global->note_out_of_bounds(true, r.addr, bytes,
                                             [&] { return c.executor.where(c.warp, c.pc, int(lane)); });
         return;  // warn mode: the store is dropped
+      }
+      if (c.warp.cta && c.warp.cta->count_changed_writes) {
+        uint8_t old[64];
+        for (unsigned k = 0; k < bytes; k += sizeof old) {
+          const unsigned n = std::min<unsigned>(sizeof old, bytes - k);
+          c.launch.global->read(r.addr + k, old, n);
+          if (std::memcmp(old, static_cast<const uint8_t*>(src) + k, n) != 0) {
+            ++c.warp.cta->changed_writes;
+            break;
+          }
+        }
       }
       c.launch.global->write(r.addr, src, bytes);
       return;

@@ -83,6 +83,10 @@ struct CtaContext {
   uint64_t linear_id = 0;
   uint32_t smid = 0;
   std::vector<uint8_t> shared;  // static shared followed by dynamic (.extern) shared
+  // Set by the timing model's livelock watch (hw/sc/sm_livelock.cpp): stores and atomics of this CTA's
+  // threads that changed a shared or global byte count in changed_writes (an unchanged value does not).
+  bool count_changed_writes = false;
+  uint64_t changed_writes = 0;
 };
 
 // Per warp: registers (register-major: regs[reg * 32 + lane]), per-thread local frames and thread ids.

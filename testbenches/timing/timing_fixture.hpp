@@ -44,6 +44,18 @@ inline sim::ChildResult run_timing_child(const launch::Launch& l, const config::
   return sim::run_timing_child(l, session_options(), machine, options);
 }
 
+// A launch file of testbenches/timing/.
+inline launch::Launch timing_launch(const std::string& yaml) {
+  return launch::load_launch(source_path("testbenches/timing/" + yaml));
+}
+
+// The SHA-256 of a one-word u32 buffer holding v (little-endian), as sim::ChildResult::sha256 holds it.
+inline std::string u32_sha256(uint32_t v) {
+  std::vector<uint8_t> bytes(4);
+  for (int i = 0; i < 4; ++i) bytes[i] = static_cast<uint8_t>(v >> (8 * i));
+  return launch::sha256_hex(bytes);
+}
+
 // The SHA-256 of every buffer, as sim::ChildResult::sha256 holds them (a functional run's, to compare).
 inline std::map<std::string, std::string> sha256_of(
     const std::map<std::string, std::vector<uint8_t>>& buffers) {
