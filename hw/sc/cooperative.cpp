@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "hw/divergence/mechanism.hpp"
 #include "hw/work/work_source.hpp"
 
@@ -13,19 +11,22 @@ CoResidency co_resident_ctas(const GpuParams& params, const TimingKernel& kernel
   const GridCtas ctas(kernel);
   const WorkFootprint f = ctas.footprint();
   const SmParams& sm = params.sm;
+  // An empty SM takes CTAs while the dispatcher's rule (GridCtas::fits) lets it; max_units bounds the loop.
+  SmOccupancy o{sm.max_ctas, sm.max_warps, sm.max_threads, sm.registers, sm.shared_bytes};
   CoResidency r;
-  r.per_sm = sm.max_ctas;
-  r.bound = "gpu.max_ctas_per_sm";
-  auto limit = [&](uint64_t have, uint64_t need, const char* key) {
-    if (need && have / need < r.per_sm) {
-      r.per_sm = have / need;
-      r.bound = key;
-    }
-  };
-  limit(sm.max_warps, f.contexts, "gpu.max_warps_per_sm");
-  limit(sm.max_threads, f.threads, "gpu.max_threads_per_sm");
-  limit(sm.registers, f.registers, "gpu.registers_per_sm");
-  limit(sm.shared_bytes, f.shared, "gpu.shared_bytes_per_sm");
+  for (; ctas.fits(o); ++r.per_sm) {
+    ++o.units;
+    o.contexts += f.contexts;
+    o.threads += f.threads;
+    o.registers += f.registers;
+    o.shared += f.shared;
+  }
+  // Only to name it: the first limit the next CTA would cross.
+  r.bound = o.units >= o.max_units                        ? "gpu.max_ctas_per_sm"
+            : o.contexts + f.contexts > o.max_contexts    ? "gpu.max_warps_per_sm"
+            : o.threads + f.threads > o.max_threads       ? "gpu.max_threads_per_sm"
+            : o.registers + f.registers > o.max_registers ? "gpu.registers_per_sm"
+                                                          : "gpu.shared_bytes_per_sm";
   r.machine = r.per_sm * params.sms;
   return r;
 }
